@@ -1,0 +1,70 @@
+"""Anchor specs as users type them: `a.py::Cls.meth@(int x)`, `a.py`, `doc.md#Setup`, `c.yaml#db.pool`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import InvalidSpec
+from .extract import kind_of
+
+CONFIG_EXTENSIONS = (".json", ".yaml", ".yml", ".toml")
+_ORDINAL = re.compile(r"@(#\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorSpec:
+    type: str  # symbol | file | section | key
+    path: str
+    name: str | None = None
+    # None: not given. "": given empty (`name@`), meaning the twin without a discriminator.
+    discriminator: str | None = None
+
+    def __str__(self) -> str:
+        if self.type == "file":
+            return self.path
+        sep = "::" if self.type == "symbol" else "#"
+        disc = "" if self.discriminator is None else f"@{self.discriminator}"
+        return f"{self.path}{sep}{self.name}{disc}"
+
+
+def parse_spec(text: str) -> AnchorSpec:
+    """Parse one anchor spec or raise InvalidSpec naming what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidSpec("empty anchor spec; expected path, path::Symbol, doc.md#Heading or conf.yaml#key")
+    raw = text.strip()
+    if "\n" in raw or "\0" in raw:
+        raise InvalidSpec("anchor spec must be one line")
+    if "::" in raw:
+        path, _, name = raw.partition("::")
+        disc = None
+        if "@" in name:
+            name, _, disc = name.partition("@")
+            disc = disc.strip()
+        name = name.strip()
+        if not name or any(c.isspace() for c in name):
+            raise InvalidSpec(f"malformed symbol in anchor spec {raw!r}: expected path::Name or path::Class.method")
+        return AnchorSpec("symbol", _path(path, raw), name, disc)
+    if "#" in raw:
+        path, _, name = raw.partition("#")
+        path = _path(path, raw)
+        disc = None
+        m = _ORDINAL.search(name)
+        if m:
+            name, disc = name[: m.start()], m.group(1)
+        name = name.strip()
+        if not name:
+            raise InvalidSpec(f"malformed anchor spec {raw!r}: nothing after '#'")
+        if kind_of(path) == "markdown":
+            return AnchorSpec("section", path, name, disc)
+        if path.lower().endswith(CONFIG_EXTENSIONS):
+            return AnchorSpec("key", path, name, disc)
+        raise InvalidSpec(f"'#' anchors name a Markdown section or a config key, and {path!r} is neither")
+    return AnchorSpec("file", _path(raw, raw))
+
+
+def _path(path: str, raw: str) -> str:
+    path = path.strip()
+    if not path:
+        raise InvalidSpec(f"malformed anchor spec {raw!r}: no file path")
+    return path

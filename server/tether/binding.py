@@ -1,0 +1,107 @@
+"""Binding an anchor spec to the code as it is now: refuse loudly, list typeable forms."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from .anchor.model import Symbol
+from .anchor.spec import AnchorSpec
+from .anchor.symbols import canonical
+from .errors import (
+    AnchorAmbiguous,
+    AnchorUnresolved,
+    BinaryFile,
+    FileTooLarge,
+    InvalidEncoding,
+    UnsupportedLanguage,
+)
+from .index import CodeIndex
+from .memory import Anchor
+from .paths import repo_relative
+
+_SKIPPED = {
+    "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),
+    "too_large": (FileTooLarge, "is larger than 1 MB and is not parsed: anchor the whole file instead ({path})"),
+    "encoding": (InvalidEncoding, "is not valid UTF-8 and is not parsed: anchor the whole file instead ({path})"),
+    "error": (UnsupportedLanguage, "could not be parsed: anchor the whole file instead ({path})"),
+}
+
+
+def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
+    sep = "::" if spec_type == "symbol" else "#"
+    disc = ""
+    if twins:
+        disc = "@" + (s.discriminator or "")
+    return f"{path}{sep}{s.qualname}{disc}"
+
+
+def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None) -> tuple[Anchor, str]:
+    """The anchor for `spec` now, and the text it covers (kept for later diffs)."""
+    rel = repo_relative(root, spec.path, cwd)
+    row = index.file(rel)
+    if row is None:
+        raise AnchorUnresolved(f"{spec}: file {rel!r} does not exist", reason="file_missing", path=rel)
+    if spec.type == "file":
+        text = index.read_text(rel) if row.skipped != "binary" else None
+        return Anchor("file", rel, row.hash, row.size, language=row.language), text or ""
+    if row.skipped in _SKIPPED:
+        err, msg = _SKIPPED[row.skipped]
+        raise err(f"{rel} " + msg.format(path=rel), path=rel)
+    want = "section" if spec.type == "section" else None
+    if row.language is None or (want == "section") != (row.language == "markdown"):
+        if spec.type == "key":
+            raise UnsupportedLanguage(f"config key anchors are not supported for {rel}: anchor the whole file", path=rel)
+        raise UnsupportedLanguage(
+            f"no symbol support for {rel!r} (unknown language): anchor the whole file instead", path=rel
+        )
+    symbols = index.symbols(rel)
+    named = _by_name(symbols, spec.name or "", row.language == "markdown")
+    if not named:
+        near = difflib.get_close_matches(spec.name or "", sorted({s.qualname for s in symbols}), n=5, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise AnchorUnresolved(f"{spec}: no symbol {spec.name!r} in {rel}{hint}", reason="symbol_missing", path=rel, near=near)
+    if spec.discriminator is not None:
+        chosen = [s for s in named if _disc_equal(spec.discriminator, s.discriminator)]
+        if not chosen:
+            forms = [typeable(spec.type, rel, s, True) for s in named]
+            raise AnchorUnresolved(
+                f"{spec}: no twin with discriminator {spec.discriminator!r}; one of: {', '.join(forms)}",
+                reason="discriminator_missing",
+                candidates=forms,
+            )
+        named = chosen
+    names = {s.qualname for s in named}
+    if len(named) > 1:
+        twins = len(names) == 1
+        forms = [typeable(spec.type, rel, s, twins or _has_twin(symbols, s)) for s in named]
+        raise AnchorAmbiguous(f"{spec} matches {len(named)} symbols: {', '.join(forms)}", candidates=forms)
+    s = named[0]
+    has_twin = _has_twin(symbols, s)
+    text = index.read_text(rel, s.start_byte, s.end_byte) or ""
+    # a discriminator is stored only where twins make it necessary; resolution treats it as a tie-break
+    disc = s.discriminator if has_twin else None
+    return Anchor(spec.type, rel, s.hash, s.end_byte - s.start_byte, s.qualname, disc, row.language), text
+
+
+def _has_twin(symbols: list[Symbol], s: Symbol) -> bool:
+    return sum(1 for o in symbols if o.qualname == s.qualname) > 1
+
+
+def _disc_equal(typed: str, stored: str | None) -> bool:
+    if typed == "":
+        return stored is None
+    return canonical(typed) == canonical(stored)
+
+
+def _by_name(symbols: list[Symbol], name: str, sections: bool) -> list[Symbol]:
+    """Exact qualified name first; then a unique-by-suffix match (`bar` for `Foo.bar`)."""
+    exact = [s for s in symbols if s.qualname == name]
+    if exact:
+        return exact
+    sep = "/" if sections else "."
+    tail = [s for s in symbols if s.qualname.endswith(sep + name)]
+    if tail or not sections:
+        return tail
+    folded = name.casefold()
+    return [s for s in symbols if s.qualname.casefold() == folded or s.qualname.casefold().endswith("/" + folded)]

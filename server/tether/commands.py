@@ -1,0 +1,111 @@
+"""CLI command handlers: call the library, build the envelope and the human text."""
+
+from __future__ import annotations
+
+import os
+
+from . import render
+from .cli import Result, command
+from .service import Tether
+from .views import envelope, memory_view, quarantine_view, staleness, verdict_view
+
+
+def _open(args) -> Tether:
+    return Tether(args.root, os.getcwd())
+
+
+@command("remember")
+def remember(args) -> Result:
+    t = _open(args)
+    m = t.remember(
+        args.text, args.anchor, kind=args.kind, summary=args.summary, evidence=args.evidence,
+        tags=args.tag, source="verified" if args.verified else "explicit",
+    )
+    anchors = ", ".join(a.spec() for a in m.anchors)
+    return Result(envelope(memory_view(m), t.freshness()), f"remembered {m.short_id} ({m.kind}) -> {anchors}")
+
+
+@command("check")
+def check(args) -> Result:
+    t = _open(args)
+    checked = t.check(args.ids, args.path)
+    verdicts = list(checked.verdicts)
+    counts = staleness(verdicts)
+    bad = list(checked.quarantined)
+    code = 1 if args.strict and (counts["stale"] or counts["invalidated"] or bad) else 0
+    data = [verdict_view(v) for v in verdicts]
+    env = envelope(data, t.freshness(), **counts, quarantined=[quarantine_view(q) for q in bad])
+    return Result(env, render.check_report(verdicts, bad), code)
+
+
+@command("ls")
+def ls(args) -> Result:
+    t = _open(args)
+    mems, bad = t.memories(include_closed=args.all)
+    if args.kind:
+        mems = [m for m in mems if m.kind == args.kind]
+    r = t.resolver(with_diff=False)
+    verdicts = [r.memory(m) for m in mems]
+    r.flush()
+    rows = []
+    for v in verdicts:
+        m = v.memory
+        status = v.status if m.live else ("superseded" if m.links.get("superseded_by") else "retired")
+        anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
+        rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
+    text = "\n".join(rows) if rows else "no memories yet: tether remember TEXT --anchor path::Symbol"
+    data = [dict(verdict_view(v), live=v.memory.live) for v in verdicts]
+    return Result(envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text)
+
+
+@command("show")
+def show(args) -> Result:
+    t = _open(args)
+    v = t.verdict(args.id)
+    data = dict(verdict_view(v, body=True), memory=memory_view(v.memory))
+    return Result(envelope(data, t.freshness(), **staleness([v])), render.memory_detail(v))
+
+
+@command("history")
+def history(args) -> Result:
+    t = _open(args)
+    chain = t.history(args.id)
+    return Result(envelope([memory_view(m) for m in chain], t.freshness()), render.history_lines(chain))
+
+
+@command("reanchor")
+def reanchor(args) -> Result:
+    t = _open(args)
+    m = t.reanchor(args.id, args.anchor)
+    anchors = ", ".join(a.spec() for a in m.anchors)
+    return Result(envelope(memory_view(m), t.freshness()), f"reanchored {m.short_id} -> {anchors}")
+
+
+@command("supersede")
+def supersede(args) -> Result:
+    t = _open(args)
+    old, new = t.supersede(args.id, args.text, args.reason, args.kind, args.anchor)
+    data = {"superseded": memory_view(old), "current": memory_view(new)}
+    return Result(envelope(data, t.freshness()), f"superseded {old.short_id} by {new.short_id}")
+
+
+@command("retire")
+def retire(args) -> Result:
+    t = _open(args)
+    m = t.retire(args.id, args.reason)
+    return Result(envelope(memory_view(m), t.freshness()), f"retired {m.short_id}: {m.retired_reason}")
+
+
+@command("index")
+def index(args) -> Result:
+    t = _open(args)
+    stats = t.reindex()
+    text = f"indexed {stats['files']} files ({stats['parsed']} parsed, {stats['removed']} removed)"
+    return Result(envelope(stats, t.freshness()), text)
+
+
+@command("demo")
+def demo(args) -> Result:
+    from .demo import run
+
+    return Result(None, "", run(keep=args.keep), raw=True)

@@ -1,0 +1,75 @@
+"""The cache database: one SQLite file per repository, WAL, safe for concurrent processes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+  path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, checked_ns INTEGER,
+  hash TEXT, language TEXT, skipped TEXT, entropy REAL);
+CREATE INDEX IF NOT EXISTS files_hash ON files(hash);
+CREATE TABLE IF NOT EXISTS symbols(
+  path TEXT, qualname TEXT, discriminator TEXT, kind TEXT, start_line INTEGER, end_line INTEGER,
+  start_byte INTEGER, end_byte INTEGER, hash TEXT, entropy REAL);
+CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path, qualname);
+CREATE INDEX IF NOT EXISTS symbols_hash ON symbols(hash);
+CREATE TABLE IF NOT EXISTS snippets(hash TEXT PRIMARY KEY, text TEXT);
+CREATE TABLE IF NOT EXISTS follows(
+  anchor_hash TEXT, path TEXT, symbol TEXT, discriminator TEXT, PRIMARY KEY(anchor_hash, path, symbol));
+"""
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating or rebuilding) the cache. A cache from another schema version is discarded."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return _open(path)
+    except sqlite3.DatabaseError:
+        # A corrupt cache loses nothing: it is rebuilt from the working tree and the memory files.
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return _open(path)
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout=30000")
+    mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    if mode != "wal":
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    row = None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.OperationalError:
+        pass
+    if row is None or row[0] != SCHEMA_VERSION:
+        with transaction(conn):
+            if row is not None:
+                for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
+                    if not name.startswith("sqlite_"):
+                        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    conn.execute(stmt)
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)", (SCHEMA_VERSION,))
+    return conn
+
+
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error: writers queue instead of failing."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,42 @@
+"""What changed: the anchored code then (snippet cache, else git) against now, as a compact diff."""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+from pathlib import Path
+
+from .anchor.extract import analyze, content_hash
+
+MAX_DIFF_LINES = 40
+
+
+def compact_diff(old: str, new: str) -> str:
+    lines = list(
+        difflib.unified_diff(old.splitlines(), new.splitlines(), "then", "now", n=1, lineterm="")
+    )
+    if len(lines) > MAX_DIFF_LINES:
+        rest = len(lines) - MAX_DIFF_LINES
+        lines = lines[:MAX_DIFF_LINES] + [f"... {rest} more diff lines"]
+    return "\n".join(lines)
+
+
+def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol: str | None) -> str | None:
+    """The anchored text as it was at `commit` (then HEAD), if git still has it with that hash."""
+    if not (root / ".git").exists():
+        return None
+    for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
+        try:
+            data = subprocess.run(
+                ["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if symbol is None:
+            if content_hash(data) == hash_:
+                return data.decode("utf-8", "replace")
+            continue
+        for s in analyze(path, data).symbols:
+            if s.hash == hash_:
+                return data[s.start_byte : s.end_byte].decode("utf-8", "replace")
+    return None

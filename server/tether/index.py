@@ -1,0 +1,249 @@
+"""The code index: files and symbols with their hashes, refreshed incrementally by (mtime, size).
+
+Cost follows what is asked: `file()` stats one file; `sweep()` lists the repository and re-reads
+only what changed. A row is trusted only when the file's mtime is safely older than the moment
+it was checked, so an edit landing within the filesystem's timestamp granularity is never missed.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .anchor.extract import analyze, content_hash
+from .anchor.model import FileFacts, Symbol
+from .db import transaction
+from .repo import list_files
+
+RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps
+PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    path: str
+    mtime_ns: int
+    size: int
+    hash: str
+    language: str | None
+    skipped: str | None
+    entropy: float
+
+
+def _read(root: Path, rel: str) -> tuple[os.stat_result, bytes] | None:
+    """Stat and read a regular file that stays inside the root; None if it is gone or not a file."""
+    full = root / rel
+    try:
+        st = os.stat(full, follow_symlinks=False)
+        if not _is_regular(st):
+            return None
+        with open(full, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return st, data
+
+
+def _is_regular(st: os.stat_result) -> bool:
+    import stat as _stat
+
+    return _stat.S_ISREG(st.st_mode)
+
+
+def _analyze_batch(root: str, rels: list[str]) -> list[tuple[str, int, int, int, FileFacts] | tuple[str, None]]:
+    out: list = []
+    base = Path(root)
+    for rel in rels:
+        got = _read(base, rel)
+        if got is None:
+            out.append((rel, None))
+            continue
+        st, data = got
+        checked = time.time_ns()
+        out.append((rel, st.st_mtime_ns, len(data), checked, _safe_analyze(rel, data)))
+    return out
+
+
+def _safe_analyze(rel: str, data: bytes) -> FileFacts:
+    """Extraction never takes the index down: a file that breaks a parser is indexed as a plain file."""
+    try:
+        return analyze(rel, data)
+    except (RecursionError, MemoryError, ValueError, RuntimeError):
+        return FileFacts(None, content_hash(data), len(data), (), 0.0, "error")
+
+
+class CodeIndex:
+    def __init__(self, root: Path, conn: sqlite3.Connection) -> None:
+        self.root = root
+        self.conn = conn
+        self.dirty = 0  # files re-read by this process because they changed
+        self.swept = False
+
+    # -- single files -------------------------------------------------------------------------
+    def file(self, rel: str) -> FileRow | None:
+        """The file's current row, re-reading it first if it changed; None if it is gone."""
+        row = self.conn.execute(
+            "SELECT path, mtime_ns, size, hash, language, skipped, entropy, checked_ns FROM files WHERE path=?",
+            (rel,),
+        ).fetchone()
+        try:
+            st = os.stat(self.root / rel, follow_symlinks=False)
+        except OSError:
+            st = None
+        if st is None or not _is_regular(st):
+            if row is not None:
+                with transaction(self.conn):
+                    self._forget(rel)
+            return None
+        if row is not None and row[1] == st.st_mtime_ns and row[2] == st.st_size and st.st_mtime_ns < row[7] - RACY_NS:
+            return FileRow(*row[:7])
+        got = _read(self.root, rel)
+        if got is None:
+            return None
+        st, data = got
+        checked = time.time_ns()
+        if row is not None and row[3] == content_hash(data):
+            self.conn.execute(
+                "UPDATE files SET mtime_ns=?, size=?, checked_ns=? WHERE path=?", (st.st_mtime_ns, len(data), checked, rel)
+            )
+            return FileRow(rel, st.st_mtime_ns, len(data), row[3], row[4], row[5], row[6])
+        self.dirty += 1
+        facts = _safe_analyze(rel, data)
+        with transaction(self.conn):
+            self._store(rel, st.st_mtime_ns, len(data), checked, facts)
+        return FileRow(rel, st.st_mtime_ns, len(data), facts.hash, facts.language, facts.skipped, facts.entropy)
+
+    def symbols(self, rel: str, qualname: str | None = None) -> list[Symbol]:
+        """Symbols of a file as indexed (call `file()` first to refresh), optionally one name only."""
+        sql = "SELECT qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy FROM symbols WHERE path=?"
+        args: tuple = (rel,)
+        if qualname is not None:
+            sql += " AND qualname=?"
+            args = (rel, qualname)
+        return [Symbol(*r) for r in self.conn.execute(sql + " ORDER BY start_byte", args)]
+
+    # -- whole repository ---------------------------------------------------------------------
+    def sweep(self, workers: int | None = None) -> dict[str, int]:
+        """Bring the whole index up to date with the working tree; parse changed files on all cores."""
+        files = list_files(self.root)
+        known = {
+            r[0]: (r[1], r[2], r[3])
+            for r in self.conn.execute("SELECT path, mtime_ns, size, checked_ns FROM files")
+        }
+        changed: list[str] = []
+        present: set[str] = set()
+        for rel in files:
+            try:
+                st = os.stat(self.root / rel, follow_symlinks=False)
+            except OSError:
+                continue
+            if not _is_regular(st):
+                continue
+            present.add(rel)
+            prev = known.get(rel)
+            if prev and prev[0] == st.st_mtime_ns and prev[1] == st.st_size and st.st_mtime_ns < prev[2] - RACY_NS:
+                continue
+            changed.append(rel)
+        vanished = [p for p in known if p not in present]
+        results = self._analyze_many(changed, workers)
+        with transaction(self.conn):
+            for rel in vanished:
+                self._forget(rel)
+            for res in results:
+                if res[1] is None:
+                    self._forget(res[0])
+                else:
+                    rel, mtime_ns, size, checked, facts = res  # type: ignore[misc]
+                    self._store(rel, mtime_ns, size, checked, facts)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
+            )
+        self.swept = True
+        self.dirty += len(changed)
+        return {"files": len(present), "parsed": len(changed), "removed": len(vanished)}
+
+    def _analyze_many(self, rels: list[str], workers: int | None) -> list:
+        workers = workers or os.cpu_count() or 1
+        if len(rels) < PARALLEL_THRESHOLD or workers < 2:
+            return _analyze_batch(str(self.root), rels)
+        # Interleave so each worker gets a similar mix of big and small files.
+        chunks = [rels[i :: workers * 4] for i in range(workers * 4)]
+        results: list = []
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(_analyze_batch, [str(self.root)] * len(chunks), chunks):
+                results.extend(part)
+        return results
+
+    def indexed_at(self) -> float | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key='indexed_at'").fetchone()
+        return float(row[0]) if row else None
+
+    def find_symbols(self, hash_: str) -> list[tuple[str, Symbol]]:
+        rows = self.conn.execute(
+            "SELECT path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy "
+            "FROM symbols WHERE hash=? ORDER BY path, start_byte",
+            (hash_,),
+        )
+        return [(r[0], Symbol(*r[1:])) for r in rows]
+
+    def find_files(self, hash_: str) -> list[FileRow]:
+        rows = self.conn.execute(
+            "SELECT path, mtime_ns, size, hash, language, skipped, entropy FROM files WHERE hash=? ORDER BY path",
+            (hash_,),
+        )
+        return [FileRow(*r) for r in rows]
+
+    # -- source text, for diffs ---------------------------------------------------------------
+    def read_text(self, rel: str, start: int | None = None, end: int | None = None) -> str | None:
+        got = _read(self.root, rel)
+        if got is None:
+            return None
+        data = got[1][start:end]
+        return data.decode("utf-8", "replace")
+
+    def snippet(self, hash_: str) -> str | None:
+        row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()
+        return row[0] if row else None
+
+    def keep_snippet(self, hash_: str, text: str) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO snippets(hash, text) VALUES(?, ?)", (hash_, text))
+
+    # -- where a renamed or moved anchor was last found ---------------------------------------
+    def follow(self, anchor_hash: str) -> list[tuple[str, str | None, str | None]]:
+        return list(
+            self.conn.execute("SELECT path, symbol, discriminator FROM follows WHERE anchor_hash=?", (anchor_hash,))
+        )
+
+    def remember_follow(self, anchor_hash: str, path: str, symbol: str | None, disc: str | None) -> None:
+        with transaction(self.conn):
+            self.conn.execute("DELETE FROM follows WHERE anchor_hash=?", (anchor_hash,))
+            self.conn.execute(
+                "INSERT INTO follows(anchor_hash, path, symbol, discriminator) VALUES(?,?,?,?)",
+                (anchor_hash, path, symbol or "", disc),
+            )
+
+    # -- internals ----------------------------------------------------------------------------
+    def _forget(self, rel: str) -> None:
+        self.conn.execute("DELETE FROM files WHERE path=?", (rel,))
+        self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
+
+    def _store(self, rel: str, mtime_ns: int, size: int, checked: int, facts: FileFacts) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO files(path, mtime_ns, size, checked_ns, hash, language, skipped, entropy) "
+            "VALUES(?,?,?,?,?,?,?,?)",
+            (rel, mtime_ns, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy),
+        )
+        self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
+        self.conn.executemany(
+            "INSERT INTO symbols(path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?)",
+            [
+                (rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
+                for s in facts.symbols
+            ],
+        )
+

@@ -1,0 +1,249 @@
+"""The anchor lifecycle: stored anchors + the code index -> status, reason, where it is now, diff.
+
+Status is derived on every read and never stored, so a revert or a branch switch back heals a
+memory with nothing to undo. The order of questions matters for honesty: the locator is asked
+first, and an existing locator whose hash differs is an edit (stale), never followed elsewhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .anchor.symbols import canonical
+from .diff import compact_diff, text_from_git
+from .index import CodeIndex
+from .memory import Anchor, Memory, parse_time
+
+# Following a renamed or moved body needs evidence that the match is not a look-alike. Calibrated
+# on CPython's standard library (tests/bench/calibrate_entropy.py): below 20 bits, more than a
+# third of function bodies have an identical twin somewhere in the library (`pass`, `return
+# self._x`, `raise NotImplementedError`); above it, fewer than 3% do.
+LOW_ENTROPY_BITS = 20.0
+FILE_LOW_ENTROPY_BITS = 20.0
+STALE_PENALTY = 0.6
+HALF_LIFE_DAYS = 180.0
+DECAY_FLOOR = 0.2
+MAX_SNIPPET = 64_000
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """One anchor as it resolves now."""
+
+    status: str  # active | stale | invalidated
+    reason: str | None = None
+    path: str | None = None
+    symbol: str | None = None
+    discriminator: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    followed: bool = False
+    candidates: tuple[str, ...] = ()
+    diff: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One memory as it stands now."""
+
+    memory: Memory
+    status: str
+    reason: str | None
+    anchors: tuple[tuple[Anchor, Resolution], ...]
+    confidence: float
+    notes: tuple[str, ...] = field(default=())
+
+
+def confidence(m: Memory, status: str, now: datetime | None = None) -> float:
+    """Base x stale penalty x age decay. Nothing is stored, so healing restores it fully."""
+    if status == "invalidated":
+        return 0.0
+    now = now or datetime.now(timezone.utc)
+    age_days = max(0.0, (now - parse_time(m.verified_at)).total_seconds() / 86400)
+    value = m.confidence * max(DECAY_FLOOR, 0.5 ** (age_days / HALF_LIFE_DAYS))
+    if status == "stale":
+        value *= STALE_PENALTY
+    return round(value, 3)
+
+
+def combine(results: list[Resolution]) -> tuple[str, str | None]:
+    """A memory dies only when every anchor dies; losing some leaves it stale `anchor_lost`."""
+    if not results or all(r.status == "active" for r in results):
+        return "active", None
+    if all(r.status == "invalidated" for r in results):
+        return "invalidated", results[0].reason
+    if any(r.status == "invalidated" for r in results):
+        return "stale", "anchor_lost"
+    return "stale", next(r.reason for r in results if r.status == "stale")
+
+
+def _disc_matches(stored: str | None, current: str | None) -> bool:
+    if stored is None:
+        return True
+    if stored == "":
+        return current is None
+    a, b = canonical(stored), canonical(current)
+    if a == b:
+        return True
+    # an ordinal (`#2`) told identical signatures apart; it may have come or gone since
+    return a is not None and b is not None and a.split("#", 1)[0] == b.split("#", 1)[0]
+
+
+class Resolver:
+    """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
+
+    def __init__(self, index: CodeIndex, with_diff: bool = True) -> None:
+        self.index = index
+        self.with_diff = with_diff
+        self._swept = False
+        self._snippets: dict[str, str] = {}
+
+    def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
+        results = [self.anchor(a, m.commit) for a in m.anchors]
+        status, reason = combine(results)
+        return Verdict(m, status, reason, tuple(zip(m.anchors, results)), confidence(m, status, now))
+
+    def anchor(self, a: Anchor, commit: str | None = None) -> Resolution:
+        if a.type == "file":
+            return self._file(a, commit)
+        return self._symbol(a, commit)
+
+    def flush(self) -> None:
+        """Persist snippets seen at their anchors, so later diffs have the 'then' side."""
+        if self._snippets:
+            from .db import transaction
+
+            with transaction(self.index.conn):
+                for h, text in self._snippets.items():
+                    self.index.keep_snippet(h, text)
+            self._snippets.clear()
+
+    # -- symbols, sections, keys ------------------------------------------------------------
+    def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
+        row = self.index.file(a.path)
+        cands = self.index.symbols(a.path, a.symbol) if row else []
+        for c in cands:
+            if c.hash == a.hash:
+                self._keep(a, c.start_byte, c.end_byte)
+                return Resolution("active", None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
+        same = [c for c in cands if _disc_matches(a.discriminator, c.discriminator)]
+        if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
+            c = (same or cands)[0]
+            return self._edited(a, commit, c)
+        followed = self._follow(a, commit)
+        if followed is not None or not cands:
+            return followed or Resolution("invalidated", "anchor_deleted", a.path, a.symbol, a.discriminator)
+        # the name survives but no twin matches: an edit to one of them; diff against the closest
+        old = self._old_text(a, commit)
+        closest = max(
+            cands,
+            key=lambda c: difflib.SequenceMatcher(None, old or "", self._text(a.path, c) or "").ratio(),
+        )
+        return self._edited(a, commit, closest)
+
+    def _edited(self, a: Anchor, commit: str | None, c, path: str | None = None) -> Resolution:
+        path = path or a.path
+        diff = None
+        if self.with_diff:
+            old = self._old_text(a, commit)
+            new = self._text(path, c)
+            if old is not None and new is not None:
+                diff = compact_diff(old, new)
+        return Resolution(
+            "stale", "body_edited", path, c.qualname, c.discriminator, c.start_line, c.end_line,
+            followed=path != a.path or c.qualname != a.symbol, diff=diff,
+        )
+
+    def _follow(self, a: Anchor, commit: str | None = None) -> Resolution | None:
+        """Find the body by hash elsewhere (rename, move); None if it is nowhere."""
+        edited_there = None
+        for path, symbol, disc in self.index.follow(a.hash):
+            if self.index.file(path) is not None:
+                for s in self.index.symbols(path, symbol):
+                    if s.hash == a.hash:
+                        return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
+                    if _disc_matches(disc, s.discriminator):
+                        edited_there = (path, s)
+        self._sweep()
+        hits = self.index.find_symbols(a.hash)
+        if not hits:
+            if edited_there is not None:
+                # renamed or moved earlier, edited since: stale where it went, not deleted
+                return self._edited(a, commit, edited_there[1], edited_there[0])
+            return None
+        if len(hits) > 1:
+            specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
+            return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)
+        path, s = hits[0]
+        if s.entropy < LOW_ENTROPY_BITS:
+            return Resolution(
+                "stale", "low_entropy", a.path, a.symbol, a.discriminator,
+                candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
+            )
+        self.index.remember_follow(a.hash, path, s.qualname, s.discriminator)
+        return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
+
+    # -- whole files ------------------------------------------------------------------------
+    def _file(self, a: Anchor, commit: str | None) -> Resolution:
+        row = self.index.file(a.path)
+        if row is not None and row.hash == a.hash:
+            self._keep(a, None, None)
+            return Resolution("active", None, a.path)
+        if row is not None:
+            diff = None
+            if self.with_diff and row.skipped not in ("binary",):
+                old = self._old_text(a, commit)
+                new = self.index.read_text(a.path)
+                if old is not None and new is not None:
+                    diff = compact_diff(old, new)
+            return Resolution("stale", "file_edited", a.path, diff=diff)
+        for path, _, _ in self.index.follow(a.hash):
+            moved = self.index.file(path)
+            if moved is not None and moved.hash == a.hash:
+                return Resolution("active", None, path, followed=True)
+        self._sweep()
+        hits = self.index.find_files(a.hash)
+        if not hits:
+            return Resolution("invalidated", "anchor_deleted", a.path)
+        if len(hits) > 1:
+            return Resolution("stale", "ambiguous_anchor", a.path, candidates=tuple(h.path for h in hits))
+        if hits[0].entropy < FILE_LOW_ENTROPY_BITS:
+            return Resolution("stale", "low_entropy", a.path, candidates=(hits[0].path,))
+        self.index.remember_follow(a.hash, hits[0].path, None, None)
+        return Resolution("active", None, hits[0].path, followed=True)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _sweep(self) -> None:
+        if not self._swept:
+            self._swept = True
+            self.index.sweep()
+
+    def _text(self, path: str, s) -> str | None:
+        return self.index.read_text(path, s.start_byte, s.end_byte)
+
+    def _keep(self, a: Anchor, start: int | None, end: int | None) -> None:
+        if a.hash in self._snippets or (end is not None and start is not None and end - start > MAX_SNIPPET):
+            return
+        if a.type == "file" and a.size > MAX_SNIPPET:
+            return
+        if self.index.snippet(a.hash) is None:
+            text = self.index.read_text(a.path, start, end)
+            if text is not None:
+                self._snippets[a.hash] = text
+
+    def _old_text(self, a: Anchor, commit: str | None) -> str | None:
+        text = self.index.snippet(a.hash)
+        if text is None:
+            try:
+                text = text_from_git(self.index.root, commit, a.path, a.hash, None if a.type == "file" else a.symbol)
+            except (OSError, subprocess.SubprocessError, ValueError):
+                text = None
+        return text
+
+
+def _spec(kind: str, path: str, qualname: str, disc: str | None) -> str:
+    sep = "::" if kind == "symbol" else "#"
+    return f"{path}{sep}{qualname}" + (f"@{disc}" if disc else "")

@@ -1,0 +1,275 @@
+"""The library: one object per repository that every adapter (CLI, MCP, hooks) drives."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+from . import db
+from .anchor.spec import parse_spec
+from .binding import bind
+from .errors import Conflict, InvalidInput
+from .index import CodeIndex
+from .memory import BASE_CONFIDENCE, KINDS, SOURCES, Anchor, Memory, new_id, now_iso, parse_time, summarize
+from .paths import cache_dir, find_root, repo_relative
+from .resolve import Resolver, Verdict
+from .store import Quarantined, Store
+
+MAX_BODY_CHARS = 16_000
+MAX_SUMMARY_CHARS = 300
+MAX_TAGS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    verdicts: tuple[Verdict, ...]
+    quarantined: tuple[Quarantined, ...]
+
+
+class Tether:
+    def __init__(self, root: str | Path | None = None, cwd: str | None = None) -> None:
+        self.root = find_root(root, cwd)
+        self.cwd = cwd
+        self.store = Store(self.root)
+        self._index: CodeIndex | None = None
+
+    # -- plumbing -----------------------------------------------------------------------------
+    @property
+    def index(self) -> CodeIndex:
+        if self._index is None:
+            conn = db.connect(cache_dir(self.root) / "cache.sqlite")
+            self._index = CodeIndex(self.root, conn)
+        return self._index
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.conn.close()
+            self._index = None
+
+    def resolver(self, with_diff: bool = True) -> Resolver:
+        return Resolver(self.index, with_diff)
+
+    def freshness(self) -> dict:
+        at = self.index.indexed_at()
+        stamp = None
+        if at is not None:
+            stamp = datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+        return {"indexed_at": stamp, "dirty": self.index.dirty, "swept": self.index.swept}
+
+    def memories(self, include_closed: bool = False) -> tuple[list[Memory], list[Quarantined]]:
+        """Parsed memories (live only by default) and quarantined files.
+
+        A memory named in a live memory's `supersedes` is closed even if a crash interrupted
+        the write that closes it: the successor is the truth.
+        """
+        mems, bad = self.store.load()
+        superseded = {old for m in mems if m.live for old in m.links.get("supersedes", [])}
+        if not include_closed:
+            mems = [m for m in mems if m.live and m.id not in superseded]
+        return mems, bad
+
+    # -- reading ------------------------------------------------------------------------------
+    def check(self, ids: Iterable[str] = (), paths: Iterable[str] = (), with_diff: bool = True) -> Checked:
+        mems, bad = self.memories()
+        ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
+        if ids:
+            wanted = {self.store.get(i, mems).id for i in ids}
+            mems = [m for m in mems if m.id in wanted]
+        if paths:
+            mems = [m for m in mems if any(_under(a.path, p) for a in m.anchors for p in paths)]
+        r = self.resolver(with_diff)
+        verdicts = tuple(r.memory(m) for m in mems)
+        r.flush()
+        return Checked(verdicts, tuple(bad))
+
+    def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
+        mems, _ = self.memories(include_closed)
+        m = self.store.get(ref, mems)
+        r = self.resolver()
+        v = r.memory(m)
+        r.flush()
+        return v
+
+    def history(self, ref: str) -> list[Memory]:
+        """The supersession chain through `ref`, oldest first."""
+        mems, _ = self.memories(include_closed=True)
+        by_id = {m.id: m for m in mems}
+        start = self.store.get(ref, mems)
+        chain = [start]
+        seen = {start.id}
+        cur = start
+        while cur.links.get("supersedes"):
+            prev = by_id.get(cur.links["supersedes"][0])
+            if prev is None or prev.id in seen:
+                break
+            chain.insert(0, prev)
+            seen.add(prev.id)
+            cur = prev
+        cur = start
+        successors = {old: m for m in mems for old in m.links.get("supersedes", [])}
+        while True:
+            nxt = by_id.get((cur.links.get("superseded_by") or [None])[0] or "") or successors.get(cur.id)
+            if nxt is None or nxt.id in seen:
+                break
+            chain.append(nxt)
+            seen.add(nxt.id)
+            cur = nxt
+        return chain
+
+    # -- writing ------------------------------------------------------------------------------
+    def bind_all(self, specs: Iterable[str]) -> list[tuple[Anchor, str]]:
+        specs = list(specs)
+        if not specs:
+            raise InvalidInput("at least one anchor is required: a memory is anchored to the code it describes")
+        out = [bind(self.index, self.root, parse_spec(s), self.cwd) for s in specs]
+        seen = set()
+        unique = []
+        for a, text in out:
+            key = (a.type, a.path, a.symbol, a.discriminator)
+            if key not in seen:
+                seen.add(key)
+                unique.append((a, text))
+        return unique
+
+    def remember(
+        self,
+        body: str,
+        anchors: Iterable[str],
+        kind: str = "fact",
+        summary: str | None = None,
+        evidence: str | None = None,
+        tags: Iterable[str] = (),
+        source: str = "explicit",
+    ) -> Memory:
+        body = _check_body(body)
+        kind = _check_kind(kind)
+        if source not in SOURCES:
+            raise InvalidInput(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
+        summary = _check_summary(summary, body)
+        tags = _check_tags(tags)
+        bound = self.bind_all(anchors)
+        now = now_iso()
+        m = Memory(
+            id=new_id(),
+            kind=kind,
+            summary=summary,
+            body=body,
+            anchors=tuple(a for a, _ in bound),
+            recorded_at=now,
+            valid_from=now,
+            verified_at=now,
+            source=source,
+            confidence=BASE_CONFIDENCE[source],
+            evidence={"command": evidence.strip()} if evidence and evidence.strip() else None,
+            commit=self.head(),
+            tags=tags,
+        )
+        self._keep_snippets(bound)
+        return self.store.write(m)
+
+    def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
+        """Re-bind a memory to the code as it is now: the meaning survived the edit."""
+        mems, _ = self.memories()
+        m = self.store.get(ref, mems)
+        specs = list(anchors) or self._current_specs(m)
+        bound = self.bind_all(specs)
+        self._keep_snippets(bound)
+        return self.store.write(m.evolve(anchors=tuple(a for a, _ in bound), verified_at=now_iso()))
+
+    def supersede(self, ref: str, body: str, reason: str | None = None, kind: str | None = None,
+                  anchors: Iterable[str] = (), summary: str | None = None) -> tuple[Memory, Memory]:
+        """A new version of a belief; the old one is closed and linked both ways, never deleted."""
+        mems, _ = self.memories()
+        old = self.store.get(ref, mems)
+        specs = list(anchors) or self._current_specs(old)
+        new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags)
+        new = self.store.write(new.evolve(links={"supersedes": [old.id]}))
+        closed = old.evolve(
+            valid_to=new.valid_from,
+            links={**old.links, "superseded_by": [new.id]},
+            retired_reason=f"superseded: {reason}" if reason else "superseded",
+        )
+        return self.store.write(closed), new
+
+    def retire(self, ref: str, reason: str) -> Memory:
+        if not reason or not reason.strip():
+            raise InvalidInput("retire needs a reason")
+        mems, _ = self.memories()
+        m = self.store.get(ref, mems)
+        if not m.live:
+            raise Conflict(f"memory {m.short_id} is already closed")
+        return self.store.write(m.evolve(valid_to=now_iso(), retired_reason=reason.strip()[:MAX_SUMMARY_CHARS]))
+
+    def reindex(self) -> dict:
+        return self.index.sweep()
+
+    # -- helpers ------------------------------------------------------------------------------
+    def head(self) -> str | None:
+        if not (self.root / ".git").exists():
+            return None
+        try:
+            out = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=self.root,
+                                 capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return out.stdout.strip() or None
+
+    def _current_specs(self, m: Memory) -> list[str]:
+        """Specs naming where each anchor of `m` is now; refuses anchors that cannot be placed."""
+        specs = []
+        r = self.resolver(with_diff=False)
+        for a in m.anchors:
+            res = r.anchor(a, m.commit)
+            if res.status == "invalidated" or res.reason in ("ambiguous_anchor", "low_entropy"):
+                hint = f" (candidates: {', '.join(res.candidates)})" if res.candidates else ""
+                raise InvalidInput(
+                    f"anchor {a.spec()} is {res.reason}: pass anchors to say where it is now{hint}",
+                    candidates=list(res.candidates),
+                )
+            disc = res.discriminator if a.discriminator else None
+            specs.append(Anchor(a.type, res.path or a.path, a.hash, a.size, res.symbol or a.symbol, disc).spec())
+        return specs
+
+    def _keep_snippets(self, bound: list[tuple[Anchor, str]]) -> None:
+        with db.transaction(self.index.conn):
+            for a, text in bound:
+                if text and len(text) <= 64_000:
+                    self.index.keep_snippet(a.hash, text)
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix.rstrip("/") + "/")
+
+
+def _check_body(body: str) -> str:
+    if not isinstance(body, str) or not body.strip():
+        raise InvalidInput("memory text is empty")
+    if len(body) > MAX_BODY_CHARS:
+        raise InvalidInput(f"memory text is {len(body)} characters; the limit is {MAX_BODY_CHARS}: keep one memory to one point")
+    return body.strip()
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise InvalidInput(f"unknown kind {kind!r}; one of: {', '.join(KINDS)}")
+    return kind
+
+
+def _check_summary(summary: str | None, body: str) -> str:
+    summary = " ".join((summary or "").split()) or summarize(body)
+    if len(summary) > MAX_SUMMARY_CHARS:
+        raise InvalidInput(f"summary is longer than {MAX_SUMMARY_CHARS} characters")
+    return summary
+
+
+def _check_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    out = tuple(dict.fromkeys(t.strip() for t in tags if isinstance(t, str) and t.strip()))
+    if len(out) > MAX_TAGS or any(len(t) > 64 for t in out):
+        raise InvalidInput(f"at most {MAX_TAGS} tags of at most 64 characters")
+    return out
+
+
+__all__ = ["Tether", "Checked", "parse_time"]
