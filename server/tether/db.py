@@ -5,12 +5,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(
-  path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, checked_ns INTEGER,
+  path TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER,
   hash TEXT, language TEXT, skipped TEXT, entropy REAL);
 CREATE INDEX IF NOT EXISTS files_hash ON files(hash);
 CREATE TABLE IF NOT EXISTS symbols(

@@ -34,6 +34,22 @@ class FileRow:
     entropy: float
 
 
+def _change(st: os.stat_result) -> int:
+    """ctime and inode: unlike mtime, no tool can set them back, so a same-size rewrite that
+    restores the mtime (rsync -t, touch -r) is still seen as a change."""
+    return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
+
+
+def _fresh(row_mtime: int, row_size: int, row_change: int, row_checked: int, st: os.stat_result) -> bool:
+    """True when the indexed row can be trusted without reading the file again."""
+    return (
+        row_mtime == st.st_mtime_ns
+        and row_size == st.st_size
+        and row_change == _change(st)
+        and max(st.st_mtime_ns, st.st_ctime_ns) < row_checked - RACY_NS
+    )
+
+
 def _read(root: Path, rel: str) -> tuple[os.stat_result, bytes] | None:
     """Stat and read a regular file that stays inside the root; None if it is gone or not a file."""
     full = root / rel
@@ -64,7 +80,7 @@ def _analyze_batch(root: str, rels: list[str]) -> list[tuple[str, int, int, int,
             continue
         st, data = got
         checked = time.time_ns()
-        out.append((rel, st.st_mtime_ns, len(data), checked, _safe_analyze(rel, data)))
+        out.append((rel, st.st_mtime_ns, _change(st), len(data), checked, _safe_analyze(rel, data)))
     return out
 
 
@@ -87,7 +103,7 @@ class CodeIndex:
     def file(self, rel: str) -> FileRow | None:
         """The file's current row, re-reading it first if it changed; None if it is gone."""
         row = self.conn.execute(
-            "SELECT path, mtime_ns, size, hash, language, skipped, entropy, checked_ns FROM files WHERE path=?",
+            "SELECT path, mtime_ns, size, hash, language, skipped, entropy, checked_ns, change FROM files WHERE path=?",
             (rel,),
         ).fetchone()
         try:
@@ -99,7 +115,7 @@ class CodeIndex:
                 with transaction(self.conn):
                     self._forget(rel)
             return None
-        if row is not None and row[1] == st.st_mtime_ns and row[2] == st.st_size and st.st_mtime_ns < row[7] - RACY_NS:
+        if row is not None and _fresh(row[1], row[2], row[8], row[7], st):
             return FileRow(*row[:7])
         got = _read(self.root, rel)
         if got is None:
@@ -108,13 +124,14 @@ class CodeIndex:
         checked = time.time_ns()
         if row is not None and row[3] == content_hash(data):
             self.conn.execute(
-                "UPDATE files SET mtime_ns=?, size=?, checked_ns=? WHERE path=?", (st.st_mtime_ns, len(data), checked, rel)
+                "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
+                (st.st_mtime_ns, _change(st), len(data), checked, rel),
             )
             return FileRow(rel, st.st_mtime_ns, len(data), row[3], row[4], row[5], row[6])
         self.dirty += 1
         facts = _safe_analyze(rel, data)
         with transaction(self.conn):
-            self._store(rel, st.st_mtime_ns, len(data), checked, facts)
+            self._store(rel, st.st_mtime_ns, _change(st), len(data), checked, facts)
         return FileRow(rel, st.st_mtime_ns, len(data), facts.hash, facts.language, facts.skipped, facts.entropy)
 
     def symbols(self, rel: str, qualname: str | None = None) -> list[Symbol]:
@@ -131,8 +148,8 @@ class CodeIndex:
         """Bring the whole index up to date with the working tree; parse changed files on all cores."""
         files = list_files(self.root)
         known = {
-            r[0]: (r[1], r[2], r[3])
-            for r in self.conn.execute("SELECT path, mtime_ns, size, checked_ns FROM files")
+            r[0]: (r[1], r[2], r[3], r[4])
+            for r in self.conn.execute("SELECT path, mtime_ns, size, change, checked_ns FROM files")
         }
         changed: list[str] = []
         present: set[str] = set()
@@ -145,7 +162,7 @@ class CodeIndex:
                 continue
             present.add(rel)
             prev = known.get(rel)
-            if prev and prev[0] == st.st_mtime_ns and prev[1] == st.st_size and st.st_mtime_ns < prev[2] - RACY_NS:
+            if prev and _fresh(*prev, st):
                 continue
             changed.append(rel)
         vanished = [p for p in known if p not in present]
@@ -157,8 +174,7 @@ class CodeIndex:
                 if res[1] is None:
                     self._forget(res[0])
                 else:
-                    rel, mtime_ns, size, checked, facts = res  # type: ignore[misc]
-                    self._store(rel, mtime_ns, size, checked, facts)
+                    self._store(*res)
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
             )
@@ -231,11 +247,11 @@ class CodeIndex:
         self.conn.execute("DELETE FROM files WHERE path=?", (rel,))
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
 
-    def _store(self, rel: str, mtime_ns: int, size: int, checked: int, facts: FileFacts) -> None:
+    def _store(self, rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(path, mtime_ns, size, checked_ns, hash, language, skipped, entropy) "
-            "VALUES(?,?,?,?,?,?,?,?)",
-            (rel, mtime_ns, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy),
+            "INSERT OR REPLACE INTO files(path, mtime_ns, change, size, checked_ns, hash, language, skipped, entropy) "
+            "VALUES(?,?,?,?,?,?,?,?,?)",
+            (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy),
         )
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
         self.conn.executemany(
