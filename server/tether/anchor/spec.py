@@ -35,7 +35,7 @@ def parse_spec(text: str) -> AnchorSpec:
     raw = text.strip()
     if "\n" in raw or "\0" in raw:
         raise InvalidSpec("anchor spec must be one line")
-    if "::" in raw:
+    if "::" in raw and not ("#" in raw and raw.index("#") < raw.index("::")):  # `doc.md#A::b` is a heading
         path, _, name = raw.partition("::")
         disc = None
         if "@" in name:

@@ -11,20 +11,23 @@ from .model import Symbol
 from .normalize import symbol_hash, token_stream
 
 _WS = re.compile(r"\s+")
+_TRAILING_COMMA = re.compile(r",\s*([)\]>])")
+_INNER_SPACE = re.compile(r"(?<=[(\[])\s+|\s+(?=[)\]])")
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
 
 
 def spell(text: str) -> str:
     """A discriminator as the source spells it, whitespace collapsed: what users type."""
-    return _WS.sub(" ", text).strip()
+    # a formatter wrapping a long parameter list adds a trailing comma and line breaks: not a new spelling
+    return _INNER_SPACE.sub("", _TRAILING_COMMA.sub(r"\1", _WS.sub(" ", text))).strip()
 
 
 def canonical(text: str | None) -> str | None:
     """The comparison form of a discriminator: whitespace forgiven entirely around punctuation."""
     if text is None:
         return None
-    return _AROUND_PUNCT.sub(r"\1", spell(text))
+    return _AROUND_PUNCT.sub(r"\1", spell(text)).replace("'", '"')
 
 
 @cache
@@ -62,13 +65,16 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
     from tree_sitter import QueryCursor
 
     defs: dict[int, tuple[int, _Def]] = {}
-    scopes: dict[int, tuple[str, str | None]] = {}
+    scopes: dict[int, tuple[int, str, str | None]] = {}
     for pattern, caps in QueryCursor(_query(lang)).matches(tree.root_node):
         if "scope" in caps:
+            # matches do not arrive in pattern order: the first pattern wins, as for definitions
             scope = caps["scope"][0]
+            if scope.id in scopes and scopes[scope.id][0] <= pattern:
+                continue
             name = caps.get("scope.name")
             trait = caps.get("scope.trait")
-            scopes[scope.id] = (_text(name[0]) if name else "", spell(_text(trait[0])) if trait else None)
+            scopes[scope.id] = (pattern, _text(name[0]) if name else "", spell(_text(trait[0])) if trait else None)
             continue
         key = next((k for k in caps if k.startswith("definition.")), None)
         if key is None or "name" not in caps:
@@ -95,14 +101,21 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
         params = spell(_text(caps["params"][0])) if "params" in caps else None
         d = _Def(node, root, key.split(".", 1)[1], _text(name_node), holes, params, receiver, keywords)
         defs[node.id] = (pattern, d)
-    return {k: v for k, (_, v) in defs.items()}, scopes
+    # a wrapper shared by several definitions (`const a = 1, b = 2`, Go `const ( ... )`) is none's
+    shared: dict[int, int] = {}
+    for _, d in defs.values():
+        shared[d.root.id] = shared.get(d.root.id, 0) + 1
+    for _, d in defs.values():
+        if shared[d.root.id] > 1:
+            d.root = d.node
+    return {k: v for k, (_, v) in defs.items()}, {k: (n, t) for k, (_, n, t) in scopes.items()}
 
 
 def _discriminator(lang: Language, d: _Def, trait: str | None, in_scope: bool) -> str | None:
     if in_scope:
         return trait if trait is not None else lang.scope_default_disc
     if d.params is None:
-        return None
+        return " ".join(d.keywords) or None  # JS `static x = 1` beside an instance field `x`
     return " ".join((*d.keywords, d.params)) if d.keywords else d.params
 
 

@@ -1,37 +1,6 @@
-"""One small, real-looking program per language, in every shape the lifecycle table needs.
+"""Python: a retrying fetch method on a class."""
 
-Each case is a set of whole-file variants so the tests read like a developer's edits:
-`source` holds the anchored symbol; the other variants are that file after one kind of change.
-"""
-
-from __future__ import annotations
-
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class LangCase:
-    name: str
-    path: str  # where `source` lives
-    other_path: str  # a second file in the same language, for moves
-    symbol: str  # the anchored symbol, as a spec names it
-    source: str
-    cosmetic: str  # reformatted, comments and blank lines changed: same meaning
-    edited: str  # one real change inside the symbol's body
-    edited_line: str  # a line the diff must show as added
-    renamed: str  # the symbol under a new name, body unchanged
-    new_symbol: str  # its qualified name after the rename
-    without: str  # the file with the symbol deleted
-    moved_to: str  # `other_path`'s content holding the symbol after a move
-    moved_symbol: str  # its qualified name there
-    duplicated: str  # symbol renamed away and two identical copies under other names
-    trivial: str  # the file with a trivial symbol `trivial_symbol` (low entropy body)
-    trivial_symbol: str
-    trivial_renamed: str  # that trivial symbol renamed
-    # Cosmetic-vs-real pairs on the anchored symbol: each must keep or break the hash.
-    real_edits: tuple[tuple[str, str], ...]  # (label, full file) that must go stale
-    cosmetic_edits: tuple[tuple[str, str], ...]  # (label, full file) that must stay active
-
+from .base import LangCase
 
 PYTHON_SOURCE = '''\
 import time
@@ -145,5 +114,3 @@ class Mirror:
         ("redundant parentheses", PYTHON_SOURCE.replace("time.sleep(delay * (2 ** attempt))", "time.sleep((delay * (2 ** attempt)))")),
     ),
 )
-
-CASES: dict[str, LangCase] = {"python": PYTHON}

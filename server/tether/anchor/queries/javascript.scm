@@ -1,0 +1,56 @@
+; JavaScript definitions. `export`, `const`/`let`/`var` wrap what they declare (Language.wrappers).
+; Functions and classes anywhere: nesting gives `Class.method` and `outer.inner`.
+(function_declaration
+  name: (identifier) @name
+  parameters: (formal_parameters) @params) @definition.function
+(generator_function_declaration
+  name: (identifier) @name
+  parameters: (formal_parameters) @params) @definition.function
+(class_declaration name: (identifier) @name) @definition.class
+
+; Methods; `static`/`get`/`set` tell twins apart (Language.disc_keywords).
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name
+    parameters: (formal_parameters) @params) @definition.function)
+; Object literals bound to a name (`const api = { save() {} }`), not options passed inline.
+(variable_declarator
+  value: (object
+    (method_definition
+      name: (property_identifier) @name
+      parameters: (formal_parameters) @params) @definition.function))
+
+; A function or class bound to a name is that function or class: `const f = (x) => ...`.
+(variable_declarator
+  name: (identifier) @name
+  value: [
+    (arrow_function parameters: (formal_parameters) @params)
+    (arrow_function parameter: (identifier) @params)
+    (function_expression parameters: (formal_parameters) @params)
+    (generator_function parameters: (formal_parameters) @params)
+  ]) @definition.function
+(variable_declarator name: (identifier) @name value: (class)) @definition.class
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @name
+  value: [
+    (arrow_function parameters: (formal_parameters) @params)
+    (arrow_function parameter: (identifier) @params)
+    (function_expression parameters: (formal_parameters) @params)
+  ]) @definition.function
+(variable_declarator
+  value: (object
+    (pair
+      key: (property_identifier) @name
+      value: [
+        (arrow_function parameters: (formal_parameters) @params)
+        (arrow_function parameter: (identifier) @params)
+        (function_expression parameters: (formal_parameters) @params)
+      ]) @definition.function))
+
+; Class fields, and module-level `const` (not `let`/`var`: those are state, not definitions).
+(field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.attribute
+(program
+  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant))
+(program
+  (export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)))
