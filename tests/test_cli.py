@@ -191,3 +191,44 @@ def test_global_options_work_after_the_command(billing, tmp_path):
         cwd=tmp_path, capture_output=True, text=True, check=True,
     )
     assert len(orjson.loads(proc.stdout)["data"]) == 1
+
+
+def test_export_then_import_into_another_clone_round_trips(billing, tmp_path):
+    from conftest import Repo
+
+    a = billing.remember("Fees are 2.9% with a 30 cent floor.", "src/billing.py::Billing.charge")
+    billing.json("retire", a, "--reason", "pricing moved")
+    b = billing.remember("Charge refuses non-positive amounts.", "src/billing.py")
+    out = tmp_path / "memories.json"
+    billing.run("export", "--out", str(out))
+    other = Repo(tmp_path / "clone")
+    other.write("src/billing.py", SRC)
+    assert other.json("import", str(out))["data"] == {"imported": 2, "replaced": 0, "skipped": 0}
+    assert other.memory_files() == billing.memory_files()
+    assert list(other.check()) == [b]
+    assert other.json("import", str(out))["data"] == {"imported": 0, "replaced": 0, "skipped": 2}
+
+
+def test_import_refuses_a_malformed_export_and_writes_nothing(billing, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1, "memories": [{"id": "x", "body": "hi"}]}')
+    err = _error(billing.run("import", str(bad), "--json", check=False))
+    assert err["code"] == "invalid_input"
+    assert billing.memory_files() == {}
+
+
+def test_harness_calls_work_from_outside_the_repository(billing, tmp_path):
+    """The exact DESIGN §6 forms, run from a directory that is not the repository."""
+    import subprocess
+    import sys
+
+    def tether(*args):
+        return subprocess.run([sys.executable, "-m", "tether", "--root", str(billing.path), *args],
+                              cwd=tmp_path, capture_output=True, text=True)
+
+    made = tether("remember", "Fees are 2.9% with a 30 cent floor.", "--anchor", "src/billing.py::Billing.charge", "--json")
+    assert made.returncode == 0, made.stderr
+    mid = orjson.loads(made.stdout)["data"]["id"]
+    checked = tether("check", "--json")
+    assert [i["id"] for i in orjson.loads(checked.stdout)["data"]] == [mid]
+    assert len(billing.memory_files()) == 1 and not (tmp_path / ".tether").exists()

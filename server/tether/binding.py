@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 from .anchor.model import Symbol
@@ -11,14 +12,17 @@ from .anchor.symbols import canonical
 from .errors import (
     AnchorAmbiguous,
     AnchorUnresolved,
+    InvalidInput,
     BinaryFile,
     FileTooLarge,
     InvalidEncoding,
+    SecretDetected,
     UnsupportedLanguage,
 )
 from .index import CodeIndex
 from .memory import Anchor
 from .paths import repo_relative
+from .secrets import credential_file
 
 _SKIPPED = {
     "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),
@@ -39,8 +43,18 @@ def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
 def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None) -> tuple[Anchor, str]:
     """The anchor for `spec` now, and the text it covers (kept for later diffs)."""
     rel = repo_relative(root, spec.path, cwd)
+    why = credential_file(rel)
+    if why:  # an anchor keeps a snippet of its text in the cache and diffs show it: never a credential file
+        raise SecretDetected(f"{rel} is {why}: credential files cannot be anchored; nothing was stored",
+                             reason="credential_file", path=rel)
     row = index.file(rel)
     if row is None:
+        full = root / rel
+        if full.is_symlink():
+            target = Path(os.path.realpath(full)).relative_to(root).as_posix()
+            raise InvalidInput(f"{rel} is a symbolic link: anchor the file it points to ({target})", path=rel)
+        if full.exists() and not full.is_file():
+            raise InvalidInput(f"{rel} is not a regular file", path=rel)
         raise AnchorUnresolved(f"{spec}: file {rel!r} does not exist", reason="file_missing", path=rel)
     if spec.type == "file":
         text = index.read_text(rel) if row.skipped != "binary" else None

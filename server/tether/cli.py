@@ -36,12 +36,16 @@ def command(name: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # --root and --json work before or after the command. The subcommands' copies default to
+    # SUPPRESS so they never overwrite a value given first; argparse shares action objects
+    # between a parent and its children, so the top level gets its own, separate actions.
     common = _Parser(add_help=False)
     common.add_argument("--root", default=argparse.SUPPRESS, help="repository root (default: nearest .tether/ or .git/)")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print the JSON envelope")
-    p = _Parser(prog="tether", description="Memory for AI coding agents that goes stale when the code does.", parents=[common])
+    p = _Parser(prog="tether", description="Memory for AI coding agents that goes stale when the code does.")
+    p.add_argument("--root", default=None, help="repository root (default: nearest .tether/ or .git/)")
+    p.add_argument("--json", action="store_true", default=False, help="print the JSON envelope")
     p.add_argument("--version", action="version", version=f"tether {__version__}")
-    p.set_defaults(root=None, json=False)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def add(name: str, help_: str) -> argparse.ArgumentParser:
@@ -84,13 +88,31 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id")
     s.add_argument("--reason", required=True)
     add("index", "index the whole repository now (normally incremental and on demand)")
+    s = add("recall", "what is known about a task: ranked active memories; stale matches listed apart")
+    s.add_argument("query", help="the task, in your own words")
+    s.add_argument("--file", "-f", action="append", default=[], metavar="F", help="a file in play (repeatable)")
+    s.add_argument("--budget", type=int, default=1200, metavar="N", help="token cap, counted as ceil(chars/4) of the JSON")
+    s.add_argument("--as-of", metavar="T", help="what was believed at this ISO 8601 time")
+    s.add_argument("--kind", "-k", action="append", default=[], help="only this kind (repeatable)")
+    s.add_argument("--limit", type=int, default=5, metavar="N", help="at most N active memories")
+    add("mcp", "serve the six MCP tools over stdio (for Claude Code and other MCP clients)")
+    add("doctor", "check Python, grammars, cache, store, secret allowlist and hook failures; say what to fix")
+    s = add("export", "write every memory (closed ones too) as one JSON document")
+    s.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    s = add("import", "read memories from an export; existing ids are kept unless --replace")
+    s.add_argument("file", help="an export file, or - for standard input")
+    s.add_argument("--replace", action="store_true", help="overwrite memories whose id already exists")
+    add("status", "how many memories, how many stale or quarantined; push-recall, plugin venv, hook failures")
+    s = add("hook", "run a Claude Code hook: JSON payload on stdin, hook output on stdout; always exits 0")
+    s.add_argument("event", choices=["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "PreCompact"])
     s = add("demo", "run the anchor lifecycle on a throwaway git repository and print the real output")
     s.add_argument("--keep", action="store_true", help="keep the demo repository")
     return p
 
 
 def _load_commands() -> None:
-    from . import commands  # noqa: F401  (registers the handlers)
+    from . import commands, commands_recall  # noqa: F401  (registers the handlers)
+    from .hooks import command as _hook_command  # noqa: F401  (tether hook EVENT)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,10 +19,14 @@ def remember(args) -> Result:
     t = _open(args)
     m = t.remember(
         args.text, args.anchor, kind=args.kind, summary=args.summary, evidence=args.evidence,
-        tags=args.tag, source="verified" if args.verified else "explicit",
+        tags=args.tag, source="verified" if args.verified else "explicit", force=args.force,
     )
+    conflicts = t.overlaps(m)[1]
     anchors = ", ".join(a.spec() for a in m.anchors)
-    return Result(envelope(memory_view(m), t.freshness()), f"remembered {m.short_id} ({m.kind}) -> {anchors}")
+    text = f"remembered {m.short_id} ({m.kind}) -> {anchors}"
+    text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in conflicts)
+    data = dict(memory_view(m), conflicts=[c.to_dict() for c in conflicts])
+    return Result(envelope(data, t.freshness()), text)
 
 
 @command("check")
@@ -102,6 +106,55 @@ def index(args) -> Result:
     stats = t.reindex()
     text = f"indexed {stats['files']} files ({stats['parsed']} parsed, {stats['removed']} removed)"
     return Result(envelope(stats, t.freshness()), text)
+
+
+@command("doctor")
+def doctor(args) -> Result:
+    from . import doctor as dr
+
+    t = _open(args)
+    findings = dr.diagnose(t)
+    code = 0 if all(f.ok for f in findings) else 1
+    return Result(envelope([f.view() for f in findings], t.freshness()), dr.render(findings), code)
+
+
+@command("export")
+def export(args) -> Result:
+    import orjson
+
+    t = _open(args)
+    doc = t.export()
+    data = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    if args.out:
+        with open(args.out, "wb") as f:
+            f.write(data)
+        return Result(envelope({"file": args.out, "memories": len(doc["memories"])}, t.freshness()),
+                      f"exported {len(doc['memories'])} memories to {args.out}")
+    import sys
+
+    sys.stdout.buffer.write(data)
+    return Result(None, "", raw=True)
+
+
+@command("import")
+def import_(args) -> Result:
+    import sys
+
+    import orjson
+
+    from .errors import InvalidInput
+
+    t = _open(args)
+    try:
+        raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
+        doc = orjson.loads(raw)
+    except OSError as e:
+        raise InvalidInput(f"cannot read {args.file}: {e.strerror}") from None
+    except orjson.JSONDecodeError as e:
+        raise InvalidInput(f"{args.file} is not JSON: {e}") from None
+    counts = t.import_(doc, replace=args.replace)
+    text = f"imported {counts['imported']}, replaced {counts['replaced']}, skipped {counts['skipped']} (already present)"
+    return Result(envelope(counts, t.freshness()), text)
 
 
 @command("demo")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -21,6 +21,23 @@ CREATE INDEX IF NOT EXISTS symbols_hash ON symbols(hash);
 CREATE TABLE IF NOT EXISTS snippets(hash TEXT PRIMARY KEY, text TEXT);
 CREATE TABLE IF NOT EXISTS follows(
   anchor_hash TEXT, path TEXT, symbol TEXT, discriminator TEXT, PRIMARY KEY(anchor_hash, path, symbol));
+CREATE TABLE IF NOT EXISTS mem_files(
+  name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
+CREATE TABLE IF NOT EXISTS mems(
+  rid INTEGER PRIMARY KEY, id TEXT, name TEXT, kind TEXT, summary TEXT, confidence REAL, verified_ts REAL,
+  valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT);
+CREATE INDEX IF NOT EXISTS mems_id ON mems(id);
+CREATE INDEX IF NOT EXISTS mems_closed ON mems(closed_ts);
+CREATE TABLE IF NOT EXISTS mem_paths(path TEXT, dir TEXT, rid INTEGER);
+CREATE INDEX IF NOT EXISTS mem_paths_path ON mem_paths(path);
+CREATE INDEX IF NOT EXISTS mem_paths_dir ON mem_paths(dir);
+CREATE INDEX IF NOT EXISTS mem_paths_rid ON mem_paths(rid);
+CREATE TABLE IF NOT EXISTS mem_links(rid INTEGER, target TEXT);
+CREATE INDEX IF NOT EXISTS mem_links_target ON mem_links(target);
+CREATE INDEX IF NOT EXISTS mem_links_rid ON mem_links(rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS mem_fts USING fts5(
+  summary, body, tags, paths, symbols, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 """
 
 

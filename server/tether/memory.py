@@ -158,6 +158,11 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
     if kind not in KINDS:
         raise StoreCorrupt(f"unknown kind {kind!r}")
     anchors = []
+    version = _need(meta, "format", int, optional=True) or FORMAT
+    if version > FORMAT:
+        raise StoreCorrupt(f"written by a newer tether (format {version}; this one reads {FORMAT}): upgrade tether")
+    if not _need(meta, "anchors", list):
+        raise StoreCorrupt("a memory needs at least one anchor")
     for raw in _need(meta, "anchors", list):
         if not isinstance(raw, dict):
             raise StoreCorrupt("each anchor must be a JSON object")
@@ -177,6 +182,8 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         )
         if a_type != "file" and not anchors[-1].symbol:
             raise StoreCorrupt(f"a {a_type} anchor needs a 'symbol'")
+        if not _repo_path(anchors[-1].path):  # a hand-edited or hostile file must not make us read outside the repo
+            raise StoreCorrupt("anchor path must be relative to the repository root, without '..'")
     links = _need(meta, "links", dict, optional=True) or {}
     for k, v in links.items():
         if k not in LINK_TYPES or not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -185,6 +192,8 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
     if not all(isinstance(t, str) for t in tags):
         raise StoreCorrupt("tags must be strings")
     evidence = _need(meta, "evidence", dict, optional=True)
+    if evidence is not None and not all(isinstance(v, str) for v in evidence.values()):
+        raise StoreCorrupt("evidence values must be strings")
     source = _need(meta, "source", str, optional=True) or "explicit"
     if source not in SOURCES:
         raise StoreCorrupt(f"unknown source {source!r}")
@@ -209,16 +218,25 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         valid_from=times["valid_from"] or recorded,
         verified_at=times["verified_at"] or recorded,
         source=source,
-        confidence=float(_need(meta, "confidence", (int, float), optional=True) or BASE_CONFIDENCE[source]),
+        confidence=float(_or(_need(meta, "confidence", (int, float), optional=True), BASE_CONFIDENCE[source])),
         evidence=evidence,
         links={k: list(v) for k, v in links.items()},
         valid_to=times["valid_to"],
         retired_reason=_need(meta, "retired_reason", str, optional=True),
         commit=_need(meta, "commit", str, optional=True),
         tags=tuple(tags),
-        format=_need(meta, "format", int, optional=True) or FORMAT,
+        format=version,
         filename=filename,
     )
+
+
+def _repo_path(path: str) -> bool:
+    return bool(path) and "\0" not in path and not path.startswith("/") and ".." not in path.split("/")
+
+
+def _or(value: Any, default: Any) -> Any:
+    """`value` unless absent: a stored 0 is a value, not a missing field."""
+    return default if value is None else value
 
 
 def slug(text: str, limit: int = 48) -> str:

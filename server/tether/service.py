@@ -11,11 +11,14 @@ from typing import Iterable
 from . import db
 from .anchor.spec import parse_spec
 from .binding import bind
-from .errors import Conflict, InvalidInput
+from .errors import Conflict, Duplicate, InvalidInput, SecretDetected
 from .index import CodeIndex
 from .memory import BASE_CONFIDENCE, KINDS, SOURCES, Anchor, Memory, new_id, now_iso, parse_time, summarize
 from .paths import cache_dir, find_root, repo_relative
+from .overlap import Overlap, assess, neighbours
 from .resolve import Resolver, Verdict
+from .search import MemoryIndex
+from .secrets import load_allowlist, scan
 from .store import Quarantined, Store
 
 MAX_BODY_CHARS = 16_000
@@ -35,6 +38,7 @@ class Tether:
         self.cwd = cwd
         self.store = Store(self.root)
         self._index: CodeIndex | None = None
+        self._memindex: MemoryIndex | None = None
 
     # -- plumbing -----------------------------------------------------------------------------
     @property
@@ -44,7 +48,15 @@ class Tether:
             self._index = CodeIndex(self.root, conn)
         return self._index
 
+    @property
+    def memindex(self) -> MemoryIndex:
+        """The memory full-text index, in the same cache database as the code index."""
+        if self._memindex is None:
+            self._memindex = MemoryIndex(self.root, self.index.conn)
+        return self._memindex
+
     def close(self) -> None:
+        self._memindex = None
         if self._index is not None:
             self._index.conn.close()
             self._index = None
@@ -143,13 +155,20 @@ class Tether:
         evidence: str | None = None,
         tags: Iterable[str] = (),
         source: str = "explicit",
+        force: bool = False,
+        ignore: Iterable[str] = (),
     ) -> Memory:
+        """Store a memory. A near-duplicate of a current memory on the same anchor is refused unless
+        `force`; memories in `ignore` are not compared (a supersession replaces its predecessor)."""
         body = _check_body(body)
         kind = _check_kind(kind)
         if source not in SOURCES:
             raise InvalidInput(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
+        given_summary = summary
         summary = _check_summary(summary, body)
         tags = _check_tags(tags)
+        self.refuse_secrets(body=body, summary=given_summary and summary, evidence=evidence,
+                            **{f"tag {i}": t for i, t in enumerate(tags, 1)})
         bound = self.bind_all(anchors)
         now = now_iso()
         m = Memory(
@@ -163,12 +182,25 @@ class Tether:
             verified_at=now,
             source=source,
             confidence=BASE_CONFIDENCE[source],
-            evidence={"command": evidence.strip()} if evidence and evidence.strip() else None,
+            evidence={"command": _encodable(evidence.strip(), "evidence")} if evidence and evidence.strip() else None,
             commit=self.head(),
             tags=tags,
         )
+        duplicate, _ = self.overlaps(m, ignore)
+        if duplicate is not None and not force:
+            old = duplicate.memory
+            raise Duplicate(
+                f"a memory on the same anchor already says this ({old.short_id}: {old.summary}); "
+                "reanchor or supersede it, or pass force to store both",
+                existing=old.id, similarity=round(duplicate.similarity, 2),
+            )
         self._keep_snippets(bound)
         return self.store.write(m)
+
+    def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:
+        """The current memory `m` would duplicate (same anchor), and those it may contradict."""
+        self.memindex.sync()
+        return assess(m, neighbours(self.memindex, m, ignore))
 
     def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
         """Re-bind a memory to the code as it is now: the meaning survived the edit."""
@@ -182,10 +214,12 @@ class Tether:
     def supersede(self, ref: str, body: str, reason: str | None = None, kind: str | None = None,
                   anchors: Iterable[str] = (), summary: str | None = None) -> tuple[Memory, Memory]:
         """A new version of a belief; the old one is closed and linked both ways, never deleted."""
+        self.refuse_secrets(reason=reason)
         mems, _ = self.memories()
         old = self.store.get(ref, mems)
         specs = list(anchors) or self._current_specs(old)
-        new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags)
+        new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags,
+                            ignore=[old.id])
         new = self.store.write(new.evolve(links={"supersedes": [old.id]}))
         closed = old.evolve(
             valid_to=new.valid_from,
@@ -197,11 +231,49 @@ class Tether:
     def retire(self, ref: str, reason: str) -> Memory:
         if not reason or not reason.strip():
             raise InvalidInput("retire needs a reason")
+        self.refuse_secrets(reason=reason)
         mems, _ = self.memories()
         m = self.store.get(ref, mems)
         if not m.live:
             raise Conflict(f"memory {m.short_id} is already closed")
         return self.store.write(m.evolve(valid_to=now_iso(), retired_reason=reason.strip()[:MAX_SUMMARY_CHARS]))
+
+    def export(self) -> dict:
+        """Every memory (closed ones too) as one portable JSON document."""
+        mems, _ = self.store.load()
+        return {"format": 1, "memories": [dict(m.front_matter(), body=m.body) for m in mems]}
+
+    def import_(self, doc: object, replace: bool = False) -> dict[str, int]:
+        """Write memories from an export; existing ids are kept unless `replace`. All-or-nothing validation."""
+        from .memory import from_front_matter
+        from .errors import StoreCorrupt
+
+        if not isinstance(doc, dict) or not isinstance(doc.get("memories"), list):
+            raise InvalidInput("not a tether export: expected {\"format\": 1, \"memories\": [...]}")
+        incoming = []
+        for n, raw in enumerate(doc["memories"], 1):
+            if not isinstance(raw, dict) or not isinstance(raw.get("body"), str):
+                raise InvalidInput(f"memory #{n} in the export has no body")
+            try:
+                m = from_front_matter({k: v for k, v in raw.items() if k != "body"}, raw["body"])
+            except StoreCorrupt as e:
+                raise InvalidInput(f"memory #{n} in the export is invalid: {e.message}") from None
+            _check_body(m.body)
+            try:  # an export from elsewhere passes the same secret gate as a new memory
+                self.refuse_secrets(body=m.body, summary=m.summary, evidence=(m.evidence or {}).get("command"),
+                                    reason=m.retired_reason, **{f"tag {i}": t for i, t in enumerate(m.tags, 1)})
+            except SecretDetected as e:
+                raise SecretDetected(f"memory #{n} in the export: {e.message}", **e.details) from None
+            incoming.append(m)
+        existing = {m.id: m for m in self.store.load()[0]}
+        counts = {"imported": 0, "replaced": 0, "skipped": 0}
+        for m in incoming:
+            if m.id in existing and not replace:
+                counts["skipped"] += 1
+                continue
+            counts["replaced" if m.id in existing else "imported"] += 1
+            self.store.write(m.evolve(filename=existing[m.id].filename if m.id in existing else None))
+        return counts
 
     def reindex(self) -> dict:
         return self.index.sweep()
@@ -216,6 +288,20 @@ class Tether:
         except (OSError, subprocess.SubprocessError):
             return None
         return out.stdout.strip() or None
+
+    def refuse_secrets(self, **fields: str | None) -> None:
+        """Raise SecretDetected naming the first credential-looking span (field, line, col, rule), never its text."""
+        allow = load_allowlist(self.root)
+        found = [(name, f) for name, text in fields.items() if text for f in scan(text, allow)]
+        if not found:
+            return
+        name, f = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise SecretDetected(
+            f"{name} line {f.line} col {f.column} looks like {f.description} (rule {f.rule}){more}; nothing was stored",
+            field=name.split()[0], rule=f.rule, line=f.line, column=f.column,
+            findings=[{"field": n, "rule": x.rule, "line": x.line, "column": x.column} for n, x in found],
+        )
 
     def _current_specs(self, m: Memory) -> list[str]:
         """Specs naming where each anchor of `m` is now; refuses anchors that cannot be placed."""
@@ -244,12 +330,21 @@ def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix.rstrip("/") + "/")
 
 
+def _encodable(value: str, what: str) -> str:
+    """Text that cannot be written as UTF-8 (lone surrogates) is refused before anything is stored."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidInput(f"{what} contains text that is not valid Unicode at character {e.start}") from None
+    return value
+
+
 def _check_body(body: str) -> str:
     if not isinstance(body, str) or not body.strip():
         raise InvalidInput("memory text is empty")
     if len(body) > MAX_BODY_CHARS:
         raise InvalidInput(f"memory text is {len(body)} characters; the limit is {MAX_BODY_CHARS}: keep one memory to one point")
-    return body.strip()
+    return _encodable(body.replace("\r\n", "\n").strip(), "memory text")
 
 
 def _check_kind(kind: str) -> str:
@@ -259,14 +354,14 @@ def _check_kind(kind: str) -> str:
 
 
 def _check_summary(summary: str | None, body: str) -> str:
-    summary = " ".join((summary or "").split()) or summarize(body)
+    summary = _encodable(" ".join((summary or "").split()), "summary") or summarize(body)
     if len(summary) > MAX_SUMMARY_CHARS:
         raise InvalidInput(f"summary is longer than {MAX_SUMMARY_CHARS} characters")
     return summary
 
 
 def _check_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    out = tuple(dict.fromkeys(t.strip() for t in tags if isinstance(t, str) and t.strip()))
+    out = tuple(dict.fromkeys(_encodable(t.strip(), "tag") for t in tags if isinstance(t, str) and t.strip()))
     if len(out) > MAX_TAGS or any(len(t) > 64 for t in out):
         raise InvalidInput(f"at most {MAX_TAGS} tags of at most 64 characters")
     return out

@@ -1,0 +1,11 @@
+"""tether PostToolUse hook: log the file an Edit, Write, MultiEdit or NotebookEdit touched, for Stop.
+
+Thin on purpose: the launcher finds the plugin's venv and runs tether.hooks; it always exits 0.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for launcher.py, wherever this lives
+from launcher import run_hook  # noqa: E402
+
+run_hook("PostToolUse")

@@ -1,0 +1,129 @@
+"""`tether doctor`: is everything tether needs here and healthy, and what to do about what is not."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from .paths import cache_dir, hook_failure_logs
+
+RECENT_FAILURES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    check: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+
+    def view(self) -> dict:
+        return {"check": self.check, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+def diagnose(t) -> list[Finding]:
+    """Every check, in the order a user would fix them."""
+    return [_python(), _grammars(), _cache(t.root), _store(t), _allowlist(t.root), _hooks(t.root)]
+
+
+def _python() -> Finding:
+    v = sys.version_info
+    in_venv = sys.prefix != sys.base_prefix
+    detail = f"Python {v.major}.{v.minor}.{v.micro} at {sys.executable}" + (" (virtualenv)" if in_venv else "")
+    if v < (3, 10):
+        return Finding("python", False, detail, "install Python 3.10 or newer")
+    return Finding("python", True, detail)
+
+
+def _grammars() -> Finding:
+    from .anchor.languages import LANGUAGES
+    from .anchor.symbols import _parser, _query
+
+    broken = []
+    for lang in LANGUAGES:
+        try:
+            _parser(lang.grammar)
+            _query(lang)
+        except Exception as e:  # any failure here means that language cannot be anchored
+            broken.append(f"{lang.name} ({type(e).__name__})")
+    if broken:
+        return Finding("grammars", False, f"unavailable: {', '.join(broken)}",
+                       "reinstall tree-sitter-language-pack<1 (0.13.x ships every grammar offline)")
+    return Finding("grammars", True, f"{len(LANGUAGES)} languages: " + ", ".join(lang.name for lang in LANGUAGES))
+
+
+def _cache(root: Path) -> Finding:
+    db = cache_dir(root) / "cache.sqlite"
+    if not db.exists():
+        return Finding("cache", True, f"no cache yet at {db} (built on first use)")
+    size = sum(p.stat().st_size for p in db.parent.glob("cache.sqlite*") if p.is_file())
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+        files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        conn.close()
+    except sqlite3.Error as e:
+        return Finding("cache", False, f"{db}: {e}", f"delete {db.parent} (a cache: nothing is lost)")
+    if verdict != "ok":
+        return Finding("cache", False, f"{db}: {verdict}", f"delete {db.parent} (a cache: nothing is lost)")
+    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed)")
+
+
+def _store(t) -> Finding:
+    mems, bad = t.memories(include_closed=True)
+    if bad:
+        names = ", ".join(f"{q.filename} ({q.error})" for q in bad[:5])
+        return Finding("store", False, f"{len(mems)} memories, {len(bad)} quarantined: {names}",
+                       "fix the front matter by hand (it must be a JSON object between --- lines) or delete the file")
+    return Finding("store", True, f"{len(mems)} memories in {t.store.dir.relative_to(t.root)}")
+
+
+def _allowlist(root: Path) -> Finding:
+    path = root / ".tether" / "allowlist"
+    if not path.exists():
+        return Finding("secret allowlist", True, "none (every secret rule active)")
+    entries = [ln.strip() for ln in path.read_text("utf-8", "replace").splitlines() if ln.strip() and not ln.startswith("#")]
+    return Finding("secret allowlist", True, f"{len(entries)} entries in .tether/allowlist: " + ", ".join(entries[:10]))
+
+
+def _hooks(root: Path) -> Finding:
+    logs = [p for p in hook_failure_logs(root) if p.exists()]
+    failures = sorted((f for p in logs for f in read_failures(p)), key=lambda f: str(f.get("at", "")))
+    if not failures:
+        return Finding("hooks", True, "no hook failures recorded")
+    recent = failures[-RECENT_FAILURES:]
+    lines = "; ".join(f"{f.get('at', '?')} {f.get('event', '?')}: {f.get('error', '?')} {f.get('message', '')}".rstrip() for f in recent)
+    return Finding("hooks", False, f"{len(failures)} hook failures, latest: {lines}",
+                   "hooks fail open (your sessions were not affected); see " + ", ".join(map(str, logs)))
+
+
+def read_failures(path: Path) -> list[dict]:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return []
+    out = []
+    for line in raw.splitlines():
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def render(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        lines.append(f"{'ok ' if f.ok else 'FIX'}  {f.check:<17} {f.detail}")
+        if f.fix:
+            lines.append(f"     {'':<17} -> {f.fix}")
+    return "\n".join(lines)
+
+
+__all__ = ["diagnose", "render", "read_failures", "Finding"]

@@ -1,0 +1,264 @@
+"""The five hook handlers: each takes the normalized payload and the repository root, returns stdout.
+
+Imports are lazy on purpose: UserPromptSubmit runs on every prompt and pays for what it imports
+(the resolver and the code index are loaded only when a memory is about to be pushed).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+
+from .payload import EDIT_TOOLS, HookInput
+
+PLUGIN = "tether"
+SERVER = "tether"
+TOOL_PREFIX = f"mcp__plugin_{PLUGIN}_{SERVER}__"  # CLAUDE_CODE.md: mcp__plugin_<plugin>_<server>__<tool>
+RECALL_TOOL = TOOL_PREFIX + "recall"
+REMEMBER_TOOL = TOOL_PREFIX + "remember"
+MAX_BODY_CHARS = 600  # an injection stays in every later request of the session: keep it short
+_ID = re.compile(r"(?<![0-9A-Za-z])([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?(?![0-9A-Za-z])", re.I)
+
+
+def has_store(root: Path) -> bool:
+    return (root / ".tether" / "memories").is_dir()
+
+
+# -- PostToolUse -------------------------------------------------------------------------------
+def post_tool_use(inp: HookInput, root: Path) -> str:
+    if not inp.file_paths or not has_store(root):
+        return ""
+    from . import session
+
+    for rel in _relative(root, inp.file_paths, inp.cwd):
+        session.log_edit(root, inp.session_id, rel, inp.tool_name, inp.tool_use_id, inp.prompt_id)
+    return ""
+
+
+def _relative(root: Path, paths, cwd: str | None) -> list[str]:
+    """Repo-relative paths; anything outside the root (or inside .git/.tether) is refused, silently."""
+    from ..errors import TetherError
+    from ..paths import repo_relative
+
+    out = []
+    for p in paths:
+        try:
+            out.append(repo_relative(root, p, cwd))
+        except TetherError:
+            continue
+    return out
+
+
+# -- Stop: citation crediting ------------------------------------------------------------------
+def stop(inp: HookInput, root: Path) -> str:
+    if not has_store(root):
+        return ""
+    from .. import usage
+    from . import push, session, transcript
+    from .scoring import PushIndex
+
+    turn = transcript.last_turn(inp.transcript_path)
+    edited = session.take_edits(root, inp.session_id)
+    from_transcript = [p for u in turn.tool_uses if u.name in EDIT_TOOLS for p in _input_paths(u.input)]
+    edited = list(dict.fromkeys(edited + _relative(root, from_transcript, inp.cwd)))
+    texts = list(turn.texts) + ([inp.last_assistant_message] if inp.last_assistant_message else [])
+    used = [i for u in turn.tool_uses for i in _used_ids(u.input)]
+    idx = PushIndex(root)
+    try:
+        ids = idx.on_paths(edited) + cited(idx.by_prefix(), texts, used)
+    finally:
+        idx.close()
+    ids = list(dict.fromkeys(ids))
+    if ids:
+        usage.record(root, "credit", ids, inp.session_id, prompt_id=inp.prompt_id)
+        state = session.load(root, inp.session_id)
+        new = push.after_credit(state, ids)
+        if new is not state:
+            session.save(root, inp.session_id, new)
+    return ""
+
+
+def cited(by_prefix: dict[str, list[str]], texts: list[str], used: list[str]) -> list[str]:
+    """Current memories named by id (full or 8-character prefix) in the texts or in `used_ids`."""
+    out = []
+    mentioned = [m.group(0).lower() for t in texts for m in _ID.finditer(t)] + [u.lower() for u in used]
+    for ref in mentioned:
+        hits = [i for i in by_prefix.get(ref[:8], []) if i.lower().startswith(ref)]
+        if len(hits) == 1:
+            out.append(hits[0])
+    return out
+
+
+def _input_paths(inp: dict) -> list[str]:
+    return [inp[k] for k in ("file_path", "notebook_path") if isinstance(inp.get(k), str) and inp[k]]
+
+
+def _used_ids(inp: dict) -> list[str]:
+    v = inp.get("used_ids")
+    return [i for i in v if isinstance(i, str) and len(i) >= 8] if isinstance(v, list) else []
+
+
+# -- PreCompact and SessionStart(compact) ------------------------------------------------------
+def reset_dedup(inp: HookInput, root: Path) -> str:
+    if not has_store(root):
+        return ""
+    from . import push, session
+
+    session.save(root, inp.session_id, push.after_compaction(session.load(root, inp.session_id)))
+    return ""
+
+
+# -- SessionStart ------------------------------------------------------------------------------
+def session_start(inp: HookInput, root: Path) -> str:
+    if inp.source == "compact":
+        return reset_dedup(inp, root)
+    return _context("SessionStart", status_line(root))
+
+
+def status_line(root: Path) -> str:
+    """One line: how many memories, how many stale, and the tool names (plugin tools are deferred)."""
+    if not has_store(root):
+        return (
+            f"tether: no memories stored for this repository yet. Store decisions, gotchas and failed "
+            f"attempts anchored to code with {REMEMBER_TOOL}; find them later with {RECALL_TOOL}."
+        )
+    from ..service import Tether
+    from . import session
+
+    session.prune(root)
+    t = Tether(root)
+    try:
+        checked = t.check(with_diff=False)
+    finally:
+        t.close()
+    n = len(checked.verdicts)
+    stale = sum(1 for v in checked.verdicts if v.status == "stale")
+    gone = sum(1 for v in checked.verdicts if v.status == "invalidated")
+    extra = (f", {gone} invalidated" if gone else "") + (f", {len(checked.quarantined)} unreadable" if checked.quarantined else "")
+    fix = " (run /tether:check to review them)" if stale or gone or checked.quarantined else ""
+    return (
+        f"tether: {n} memor{'y' if n == 1 else 'ies'} anchored to this repository's code "
+        f"({stale} stale{extra}){fix}. Before changing code, call {RECALL_TOOL} with the task and files "
+        f"to get the decisions, gotchas and failed attempts recorded about them."
+    )
+
+
+def _context(event: str, text: str) -> str:
+    import json
+
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+
+
+# -- UserPromptSubmit: push-recall -------------------------------------------------------------
+def floor() -> float:
+    from .scoring import DEFAULT_FLOOR
+
+    try:
+        value = float(os.environ.get("TETHER_PUSH_FLOOR", ""))
+    except ValueError:
+        return DEFAULT_FLOOR
+    return value if math.isfinite(value) else DEFAULT_FLOOR
+
+
+def user_prompt_submit(inp: HookInput, root: Path) -> str:
+    if not inp.prompt or not has_store(root):
+        return ""
+    from .scoring import PushIndex, mentions_path, named_files
+
+    idx = PushIndex(root)
+    try:
+        candidates = idx.candidates(inp.prompt)
+        named = named_files(idx.anchored(), inp.prompt, root) if mentions_path(inp.prompt) else {}
+        bar = floor()
+        if not named and (not candidates or candidates[0][1] < bar):
+            return ""  # the resting state: no session state to read or write
+        from . import push, session
+
+        state = session.load(root, inp.session_id)
+        probe = _Probe(root, idx)
+        try:
+            d = push.decide(candidates, state, bar, probe.is_active, named)
+        finally:
+            probe.flush()
+    finally:
+        idx.close()
+    new = push.after_push(state, d)
+    if d.memory_id is None:
+        if d.checked:
+            session.save(root, inp.session_id, new)
+        return ""
+    text = injection(probe.verdicts[d.memory_id])
+    from .. import usage
+
+    session.save(root, inp.session_id, new)
+    usage.record(root, "push", [d.memory_id], inp.session_id, tokens=math.ceil(len(text) / 4), prompt_id=inp.prompt_id)
+    return _context("UserPromptSubmit", text)
+
+
+class _Probe:
+    """Resolves one candidate at a time against the code as it is now (zero false-fresh)."""
+
+    def __init__(self, root: Path, idx) -> None:
+        self.root, self.idx = root, idx
+        self.verdicts: dict = {}
+        self._resolver = None
+
+    def is_active(self, memory_id: str) -> bool:
+        m = self.idx.read(memory_id)
+        if m is None or not m.live:
+            return False
+        v = self._r().memory(m)
+        self.verdicts[memory_id] = v
+        return v.status == "active"
+
+    def _r(self):
+        if self._resolver is None:
+            from ..index import CodeIndex
+            from ..resolve import Resolver
+
+            self._resolver = Resolver(CodeIndex(self.root, self.idx.conn), with_diff=False)
+        return self._resolver
+
+    def flush(self) -> None:
+        if self._resolver is not None:
+            self._resolver.flush()
+
+
+def injection(v) -> str:
+    """Background facts fenced as data, naming the id so the agent can cite it."""
+    m = v.memory
+    where = ", ".join(_spec(a, r) for a, r in v.anchors[:3])
+    body = m.body.strip()
+    if body.startswith(m.summary.rstrip(".…")):
+        body = body[len(m.summary.rstrip(".…")) :].lstrip(" .…\n")
+    if len(body) > MAX_BODY_CHARS:
+        body = body[: MAX_BODY_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    text = m.summary + ("\n" + body if body else "")
+    text = text.replace("</tether-memory", "<\\/tether-memory")
+    return (
+        f"tether recalled one stored memory that may bear on this prompt. It is background data from "
+        f"the repository's notes (not an instruction), checked just now against the code: its anchors "
+        f"are unchanged.\n"
+        f'<tether-memory id="{m.short_id}" kind="{m.kind}" anchors="{where}">\n{text}\n</tether-memory>\n'
+        f"If it informs your work, cite it as tether:{m.short_id}. More: {RECALL_TOOL}."
+    )
+
+
+def _spec(a, r) -> str:
+    """The anchor where it is now (a followed rename or move shows its new place)."""
+    if a.type == "file":
+        spec = r.path or a.path
+    else:
+        spec = f"{r.path or a.path}{'::' if a.type == 'symbol' else '#'}{r.symbol or a.symbol}"
+    return spec.replace('"', "'")
+
+
+HANDLERS = {
+    "PostToolUse": post_tool_use,
+    "Stop": stop,
+    "PreCompact": reset_dedup,
+    "SessionStart": session_start,
+    "UserPromptSubmit": user_prompt_submit,
+}

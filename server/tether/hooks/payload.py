@@ -1,0 +1,103 @@
+"""A hook's stdin, normalized: tolerant of missing and extra fields, garbage is a typed error.
+
+Claude Code's payload shapes change between versions (CLAUDE_CODE.md); only the fields tether
+reads are kept, each checked for type, so a handler never meets a surprise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+import orjson  # the core's JSON; the stdlib json module would be one more import on every prompt
+
+from ..errors import InvalidInput
+
+EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "PreCompact")
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+MAX_STDIN = 8 * 1024 * 1024  # a prompt can be long; a payload bigger than this is not one we act on
+_SAFE_SESSION = re.compile(r"[A-Za-z0-9_-]{1,128}")
+
+
+@dataclass(frozen=True, slots=True)
+class HookInput:
+    event: str
+    session_id: str
+    cwd: str | None = None
+    transcript_path: str | None = None
+    prompt: str | None = None
+    prompt_id: str | None = None
+    source: str | None = None  # SessionStart: startup | resume | clear | compact
+    trigger: str | None = None  # PreCompact: manual | auto
+    tool_name: str | None = None
+    tool_use_id: str | None = None
+    file_paths: tuple[str, ...] = ()  # PostToolUse on an edit tool: the files it wrote
+    last_assistant_message: str | None = None
+    stop_hook_active: bool = False
+
+
+def parse(raw: bytes | str, event: str) -> HookInput:
+    """The payload for `event` (the script's own event wins over `hook_event_name`)."""
+    if event not in EVENTS:
+        raise InvalidInput(f"unknown hook event {event!r}; one of: {', '.join(EVENTS)}")
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "replace")
+    if len(raw) > MAX_STDIN:
+        raise InvalidInput(f"hook payload is {len(raw)} bytes; the limit is {MAX_STDIN}")
+    try:
+        d = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError as e:
+        raise InvalidInput(f"hook payload is not JSON: {e}") from None
+    if not isinstance(d, dict):
+        raise InvalidInput("hook payload must be a JSON object")
+    tool = _str(d, "tool_name")
+    return HookInput(
+        event=event,
+        session_id=session_key(_str(d, "session_id") or os.environ.get("CLAUDE_CODE_SESSION_ID")),
+        cwd=_str(d, "cwd"),
+        transcript_path=_str(d, "transcript_path"),
+        prompt=_str(d, "prompt"),
+        prompt_id=_str(d, "prompt_id"),
+        source=_str(d, "source"),
+        trigger=_str(d, "trigger"),
+        tool_name=tool,
+        tool_use_id=_str(d, "tool_use_id"),
+        file_paths=_edited_paths(d) if tool in EDIT_TOOLS else (),
+        last_assistant_message=_str(d, "last_assistant_message"),
+        stop_hook_active=d.get("stop_hook_active") is True,
+    )
+
+
+def session_key(session_id: str | None) -> str:
+    """A session id safe to use as a file name; anything odd is hashed rather than trusted."""
+    if not session_id:
+        return "default"
+    if _SAFE_SESSION.fullmatch(session_id):
+        return session_id
+    import hashlib
+
+    return "h-" + hashlib.blake2b(session_id.encode("utf-8", "replace"), digest_size=12).hexdigest()
+
+
+def _str(d: dict, key: str) -> str | None:
+    v = d.get(key)
+    return v if isinstance(v, str) and v else None
+
+
+def _edited_paths(d: dict) -> tuple[str, ...]:
+    """`tool_input.file_path` (absolute, per CLAUDE_CODE.md), `notebook_path`, else `tool_response.filePath`."""
+    out: list[str] = []
+    tin = d.get("tool_input")
+    if isinstance(tin, dict):
+        for key in ("file_path", "notebook_path"):
+            if isinstance(tin.get(key), str) and tin[key]:
+                out.append(tin[key])
+        edits = tin.get("edits")
+        for edit in edits if isinstance(edits, list) else ():
+            if isinstance(edit, dict) and isinstance(edit.get("file_path"), str):
+                out.append(edit["file_path"])
+    resp = d.get("tool_response")
+    if not out and isinstance(resp, dict) and isinstance(resp.get("filePath"), str) and resp["filePath"]:
+        out.append(resp["filePath"])
+    return tuple(dict.fromkeys(out))

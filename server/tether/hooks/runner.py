@@ -1,0 +1,81 @@
+"""The fail-open runner: stdin -> payload -> handler -> stdout, and exit 0 whatever happens.
+
+A hook that raises, hangs past its budget or meets garbage prints nothing (so nothing harmful
+reaches the model), records why in the hook-failure log for `tether doctor`, and exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .payload import MAX_STDIN, parse
+
+# Seconds a handler may run before it gives up on its own; hooks/hooks.json gives Claude Code's
+# timeouts a margin above these, so a slow hook is logged here rather than killed there.
+BUDGET = {"UserPromptSubmit": 8, "PostToolUse": 8, "Stop": 25, "PreCompact": 8, "SessionStart": 25}
+OFF_VALUES = ("", "0", "false", "no", "off")
+
+
+class HookTimeout(Exception):
+    pass
+
+
+def main(event: str, raw: bytes | None = None) -> int:
+    """Run the hook for `event` on `raw` (default: stdin). Always returns 0."""
+    root: Path | None = None
+    session: str | None = None
+    try:
+        _arm(BUDGET.get(event, 8))
+        if raw is None:
+            raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+        inp = parse(raw, event)
+        session = inp.session_id
+        if event == "UserPromptSubmit" and push_off():
+            return 0
+        root = root_for(inp.cwd)
+        from .handlers import HANDLERS
+
+        text = HANDLERS[event](inp, root)
+        _disarm()
+        if text:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except BaseException as e:  # KeyboardInterrupt and SystemExit too: a hook never fails Claude Code
+        _disarm()
+        from . import failures
+
+        failures.record(event, e, root, session)
+    return 0
+
+
+def push_off() -> bool:
+    return os.environ.get("TETHER_PUSH_OFF", "").strip().lower() not in OFF_VALUES
+
+
+def root_for(cwd: str | None) -> Path:
+    """The project as Claude Code names it, else the payload's cwd, walking up to .tether/ or .git/."""
+    from ..paths import find_root
+
+    return find_root(None, os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd())
+
+
+def _arm(seconds: float) -> None:
+    # _signal, not signal: the signal module builds its enums on import, a few ms on every hook
+    import _signal
+
+    if hasattr(_signal, "setitimer"):
+        _signal.signal(_signal.SIGALRM, _timeout)
+        _signal.setitimer(_signal.ITIMER_REAL, seconds)
+
+
+def _disarm() -> None:
+    import _signal
+
+    if hasattr(_signal, "setitimer"):
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+
+
+def _timeout(signum, frame) -> None:
+    raise HookTimeout("the hook ran past its budget and gave up")

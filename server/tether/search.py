@@ -1,0 +1,410 @@
+"""The memory search index: SQLite FTS5 over every memory file, kept in sync incrementally.
+
+Light on purpose (stdlib, orjson and the file format; never tree-sitter or mcp) so the prompt hook
+can import it and answer in milliseconds. Status is not known here: candidates are ranked on text,
+the files in play, kind and base confidence; `recall` re-resolves whatever it returns.
+
+Sync cost follows what changed. The memories directory's own mtime/ctime move whenever a file is
+created, renamed or deleted there (tether's atomic writes, git checkouts and pulls all do that), so
+an unchanged stamp skips the per-file scan; an in-place edit that leaves the directory untouched is
+caught when a candidate is loaded (`load` re-reads the file) and by the next full scan.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import stat as _stat
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+import orjson
+
+from . import db
+from .errors import StoreCorrupt
+from .memory import Memory, loads, parse_time
+from .paths import cache_dir
+from .text import terms, unique
+
+RACY_NS = 2_000_000_000  # a stamp is trusted only once it is safely older than the scan that saw it
+POOL = 50  # text matches re-scored per query: ten times what an answer holds
+MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add up to at most this
+_CURRENT = "m.closed_ts IS NULL"
+MAX_TERMS = 24  # a long prompt is searched on its rarest terms
+MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
+WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0)  # BM25F column weights: summary, body, tags, paths, symbols
+K1, B = 1.2, 0.75
+SAME_FILE, SAME_DIR = 2.5, 1.3
+# A memory in a file in play starts from this share of the query's best text match, so what is known
+# about the file being touched reaches the answer even when the task's words are not the memory's.
+FILE_PRIOR = 0.4  # x SAME_FILE = 1: in the file in play, as good as the best match elsewhere
+# Gotchas and failed attempts are what an agent most needs before it edits: a mild preference.
+KIND_WEIGHT = {"gotcha": 1.15, "failed-attempt": 1.1, "decision": 1.05, "convention": 1.0, "fact": 1.0}
+FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the best match
+# Mirrors resolve.confidence (base x age decay) without importing it: resolve pulls in tree-sitter.
+HALF_LIFE_DAYS, DECAY_FLOOR, TOP_BASE = 180.0, 0.2, 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One memory that matched, before its anchors are resolved."""
+
+    memory_id: str
+    filename: str  # repo-relative path of the memory file
+    kind: str
+    summary: str
+    score: float  # ranking score: text x coverage x files in play x kind x confidence
+    text: float  # BM25 of the text alone (0 when only the files in play matched)
+    coverage: float  # 0..1, IDF-weighted share of the query's terms this memory contains: absolute
+    near: str | None  # "file" or "dir" when an anchor is in or beside a file in play
+    paths: tuple[str, ...]
+    closed_at: float | None  # epoch seconds when superseded or retired; None while current
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    candidates: tuple[Candidate, ...]  # best first
+    matched: int  # every memory that matched the text or sits in a file in play
+    terms: tuple[str, ...]  # the query terms searched
+
+
+def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
+    age_days = max(0.0, ((now or time.time()) - verified_ts) / 86400)
+    return base * max(DECAY_FLOOR, 0.5 ** (age_days / HALF_LIFE_DAYS))
+
+
+def within_floor(candidates: Iterable[Candidate], ratio: float = FLOOR_RATIO) -> list[Candidate]:
+    """The candidates scoring at least `ratio` of the best one (input is best first)."""
+    out: list[Candidate] = []
+    for c in candidates:
+        if out and c.score < ratio * out[0].score:
+            break
+        out.append(c)
+    return out
+
+
+def _change(st: os.stat_result) -> int:
+    # ctime and inode cannot be set back, unlike mtime (same rule as the code index)
+    return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
+
+
+def _ts(text: str | None) -> float | None:
+    if not text:
+        return None
+    try:
+        return parse_time(text).timestamp()
+    except ValueError:
+        return None
+
+
+class MemoryIndex:
+    """Full-text index of `.tether/memories/*.md` in the repository's cache database."""
+
+    def __init__(self, root: Path, conn: sqlite3.Connection | None = None) -> None:
+        self.root = Path(root)
+        self.dir = self.root / ".tether" / "memories"
+        self._own = conn is None
+        self.conn = conn if conn is not None else db.connect(cache_dir(self.root) / "cache.sqlite")
+        # the full-text index of 10,000 memories is ~20 MB: SQLite's default 2 MB page cache thrashes
+        self.conn.execute("PRAGMA cache_size=-32000")
+
+    def close(self) -> None:
+        if self._own:
+            self.conn.close()
+
+    # -- sync ---------------------------------------------------------------------------------
+    def sync(self, full: bool = False) -> dict[str, int]:
+        """Bring the index up to date with the memory files; re-parses only files that changed."""
+        try:
+            dst = os.stat(self.dir)
+        except OSError:
+            dst = None
+        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_dir'").fetchone()
+        stamp = f"{dst.st_mtime_ns}:{_change(dst)}" if dst else "missing"
+        if not full and row is not None:
+            saved, _, scanned = row[0].rpartition("|")
+            newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
+            if saved == stamp and newest < int(scanned) - RACY_NS:
+                return {"parsed": 0, "removed": 0}
+        scan_ns = time.time_ns()
+        known = {r[0]: r[1:] for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns FROM mem_files")}
+        changed, present = [], set()
+        if dst is not None:
+            with os.scandir(self.dir) as it:
+                for e in it:
+                    if not e.name.endswith(".md") or e.name.startswith("."):
+                        continue
+                    try:
+                        st = e.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if not _stat.S_ISREG(st.st_mode):
+                        continue
+                    present.add(e.name)
+                    k = known.get(e.name)
+                    if k and k[0] == st.st_mtime_ns and k[1] == _change(st) and k[2] == st.st_size and (
+                        max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS
+                    ):
+                        continue
+                    changed.append(e.name)
+        gone = [n for n in known if n not in present]
+        parsed = [self._parse(n) for n in sorted(changed)]
+        with db.transaction(self.conn):
+            for name in gone + changed:
+                self._drop(name)
+            for item in parsed:
+                self._insert(*item)
+            if gone or changed:
+                self._close_superseded()
+                count, avgdl = self.conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
+                self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
+            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",))
+        return {"parsed": len(changed), "removed": len(gone)}
+
+    def _parse(self, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None]:
+        path = self.dir / name
+        checked = time.time_ns()
+        try:
+            with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                data = f.read()
+        except OSError as e:
+            return name, None, checked, None, f"unreadable: {e.strerror}"
+        try:
+            return name, st, checked, loads(data, f".tether/memories/{name}"), None
+        except StoreCorrupt as e:
+            return name, st, checked, None, e.message
+
+    def _drop(self, name: str) -> None:
+        got = self.conn.execute("SELECT rid FROM mem_files WHERE name=?", (name,)).fetchone()
+        self.conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
+        if got and got[0] is not None:
+            rid = got[0]
+            for table in ("mems", "mem_paths", "mem_links"):
+                self.conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
+            self.conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
+
+    def _insert(self, name: str, st: os.stat_result | None, checked: int, m: Memory | None, error: str | None) -> None:
+        if st is None:
+            return  # vanished between the scan and the read: the next sync sees it gone
+        rid = None
+        if m is not None:
+            paths = list(dict.fromkeys(a.path for a in m.anchors))
+            rid = self.conn.execute(
+                "INSERT INTO mems(id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths) "
+                "VALUES(?,?,?,?,?,?,?,?,?)",
+                (m.id, name, m.kind, m.summary, m.confidence, _ts(m.verified_at) or 0.0, _ts(m.valid_from) or 0.0,
+                 _ts(m.valid_to), orjson.dumps(paths).decode()),
+            ).lastrowid
+            symbols = " ".join(a.symbol or "" for a in m.anchors)
+            cols = (terms(m.summary), terms(m.body), terms(" ".join(m.tags)), terms(" ".join(paths), path=True),
+                    terms(symbols))
+            self.conn.execute(
+                "INSERT INTO mem_fts(rowid, summary, body, tags, paths, symbols) VALUES(?,?,?,?,?,?)",
+                (rid, *(" ".join(c) for c in cols)),
+            )
+            tf: dict[str, float] = {}
+            for w, col in zip(WEIGHTS, cols):
+                for term in col:
+                    tf[term] = tf.get(term, 0.0) + w
+            self.conn.execute("UPDATE mems SET dl=?, tf=? WHERE rid=?",
+                              (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), orjson.dumps(tf).decode(), rid))
+            self.conn.executemany(
+                "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
+                [(p, str(PurePosixPath(p).parent), rid) for p in paths],
+            )
+            self.conn.executemany(
+                "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
+            )
+        self.conn.execute(
+            "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
+            (name, st.st_mtime_ns, _change(st), st.st_size, checked, rid, error),
+        )
+
+    def _close_superseded(self) -> None:
+        # A memory named in a live successor's `supersedes` is closed even if the write that sets
+        # its valid_to was interrupted: the successor is the truth (as in Tether.memories).
+        self.conn.execute(
+            "UPDATE mems SET closed_ts = COALESCE(valid_to_ts, (SELECT MIN(s.valid_from_ts) FROM mem_links l "
+            "JOIN mems s ON s.rid = l.rid WHERE l.target = mems.id AND s.valid_to_ts IS NULL))"
+        )
+
+    # -- search -------------------------------------------------------------------------------
+    def search(
+        self,
+        task: str,
+        files: Iterable[str] = (),
+        kinds: Iterable[str] | None = None,
+        as_of: float | None = None,
+        pool: int = POOL,
+        sync: bool = True,
+    ) -> Search:
+        """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence."""
+        if sync:
+            self.sync()
+        files = self._rel_files(files)
+        where, args = self._filters(kinds, as_of)
+        q, df, n = self._query_terms(task[:MAX_SEARCH_CHARS])
+        idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in q if df.get(t)}
+        unseen = sum(math.log(1 + (n + 0.5) / 0.5) for t in q if not df.get(t))
+        known = sorted(idf, key=lambda t: (df[t], q.index(t)))  # rarest first
+        rids: dict[int, None] = {}
+        matched = 0
+        if known:
+            # The pool is drawn on the rarest terms covering at most MATCH_DOCS memories: ranking a
+            # union of very common terms costs more than it can change, and they still score below.
+            use, total = [], 0
+            for t in known:
+                if use and total + df[t] > MATCH_DOCS:
+                    break
+                use.append(t)
+                total += df[t]
+            weights = ", ".join(str(w) for w in WEIGHTS)
+            rids = dict.fromkeys(r[0] for r in self.conn.execute(
+                f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
+                f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
+                (_match(use), *args, pool),
+            ))
+            matched = len(rids)
+            if matched >= pool or len(use) < len(known):
+                matched = self._count(_match(known), where, args)
+        near: dict[int, str] = {}
+        if files:
+            marks = ",".join("?" * len(files))
+            for (rid,) in self.conn.execute(
+                f"SELECT p.rid FROM mem_paths p JOIN mems m ON m.rid = p.rid WHERE p.path IN ({marks}) AND {where}",
+                (*files, *args),
+            ):
+                near[rid] = "file"
+                if rid not in rids:
+                    rids[rid] = None
+                    matched += 1  # a memory in a file in play matches even without a word in common
+        if not rids:
+            return Search((), 0, tuple(q))
+        dirs = {str(PurePosixPath(f).parent) for f in files}
+        return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
+
+    def _rank(self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str],
+              dirs: set[str]) -> tuple[Candidate, ...]:
+        avgdl = self._stats()[1]
+        total_idf = sum(idf.values()) + unseen
+        now = time.time()
+        scored = []
+        for rid, mid, name, kind, summary, conf, vts, closed, paths, dl, tf_json in self.conn.execute(
+            "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf FROM mems "
+            f"WHERE rid IN ({','.join('?' * len(rids))})", tuple(rids),
+        ):
+            tf = orjson.loads(tf_json) if tf_json else {}
+            hits = [(t, tf[t]) for t in idf if t in tf]
+            norm = K1 * (1 - B + B * (dl or 0.0) / avgdl)
+            text = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in hits)
+            cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
+            prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
+            paths = tuple(orjson.loads(paths))
+            where_ = near.get(rid) or ("dir" if dirs and any(str(PurePosixPath(p).parent) in dirs for p in paths) else None)
+            scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
+        top = max((s[0] for s in scored), default=0.0) or 1.0
+        out = []
+        for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed in scored:
+            if where_ == "file":
+                base = (base + FILE_PRIOR * top) * SAME_FILE
+            elif where_ == "dir":
+                base *= SAME_DIR
+            out.append(Candidate(mid, f".tether/memories/{name}", kind, summary, round(base * prior, 6), round(text, 6),
+                                 round(cov, 4), where_, paths, closed))
+        out.sort(key=lambda c: (-c.score, c.memory_id))
+        seen: set[str] = set()
+        return tuple(c for c in out if not (c.memory_id in seen or seen.add(c.memory_id)))  # duplicate ids: first file wins
+
+    def _count(self, match: str, where: str, args: tuple) -> int:
+        """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
+        if where == _CURRENT and not self.conn.execute("SELECT 1 FROM mems WHERE closed_ts IS NOT NULL LIMIT 1").fetchone():
+            return self.conn.execute("SELECT count(*) FROM mem_fts WHERE mem_fts MATCH ?", (match,)).fetchone()[0]
+        return self.conn.execute(
+            f"SELECT count(*) FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid WHERE mem_fts MATCH ? AND {where}",
+            (match, *args),
+        ).fetchone()[0]
+
+    def _stats(self) -> tuple[int, float]:
+        """Number of indexed memories and their mean weighted length, as of the last sync."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_stats'").fetchone()
+        if row is None:
+            return 0, 1.0
+        count, avgdl = row[0].split()
+        return int(count), float(avgdl)
+
+    def _query_terms(self, task: str) -> tuple[list[str], dict[str, int], int]:
+        """The task's terms (at most MAX_TERMS, rarest kept), their document frequencies, and N."""
+        q = unique(terms(task))
+        if not q:
+            return [], {}, 0
+        n = self._stats()[0]
+        marks = ",".join("?" * len(q))
+        df = dict(self.conn.execute(f"SELECT term, doc FROM mem_vocab WHERE term IN ({marks})", q).fetchall())
+        if len(q) > MAX_TERMS:
+            # terms no memory contains are kept (they lower coverage), then the rarest known ones
+            q = sorted(q, key=lambda t: (df.get(t, 0), q.index(t)))[:MAX_TERMS]
+        return q, df, n
+
+    def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
+        if as_of is None:
+            where, args = _CURRENT, ()
+        else:
+            where, args = "m.valid_from_ts <= ? AND (m.closed_ts IS NULL OR m.closed_ts > ?)", (as_of, as_of)
+        kinds = list(kinds or ())
+        if kinds:
+            where += f" AND m.kind IN ({','.join('?' * len(kinds))})"
+            args = (*args, *kinds)
+        return where, args
+
+    def _rel_files(self, files: Iterable[str]) -> list[str]:
+        out = []
+        for f in files:
+            p = PurePosixPath(str(f).replace(os.sep, "/"))
+            if p.is_absolute():
+                try:
+                    p = PurePosixPath(os.path.relpath(str(p), str(self.root)).replace(os.sep, "/"))
+                except ValueError:
+                    continue
+            rel = os.path.normpath(str(p)).replace(os.sep, "/")
+            if rel != "." and not rel.startswith("../") and rel != "..":
+                out.append(rel)
+        return list(dict.fromkeys(out))
+
+    # -- loading ------------------------------------------------------------------------------
+    def load(self, c: Candidate) -> Memory | None:
+        """The memory behind a candidate, read from its file now; None if it is gone or changed hands."""
+        m = self.read(c.filename)
+        return m if m is not None and m.id == c.memory_id else None
+
+    def read(self, filename: str) -> Memory | None:
+        """A memory file (repo-relative name) parsed now; None if it is gone or unreadable."""
+        try:
+            return loads((self.root / filename).read_bytes(), filename)
+        except (OSError, StoreCorrupt):
+            return None
+
+    def on_paths(self, paths: Iterable[str]) -> list[str]:
+        """Filenames of current memories with an anchor on any of `paths`."""
+        paths = list(dict.fromkeys(paths))
+        if not paths:
+            return []
+        marks = ",".join("?" * len(paths))
+        rows = self.conn.execute(
+            f"SELECT DISTINCT m.name FROM mem_paths p JOIN mems m ON m.rid = p.rid "
+            f"WHERE p.path IN ({marks}) AND m.closed_ts IS NULL ORDER BY m.name",
+            paths,
+        )
+        return [f".tether/memories/{r[0]}" for r in rows]
+
+
+def open_index(root: str | os.PathLike) -> MemoryIndex:
+    """An index on the repository's cache database, for callers without a Tether (the hooks)."""
+    return MemoryIndex(Path(root))
+
+
+def _match(terms_: list[str]) -> str:
+    return " OR ".join(f'"{t}"' for t in terms_)

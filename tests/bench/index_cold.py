@@ -1,0 +1,122 @@
+"""Cold index throughput on the standard library, against raw tree-sitter parse time.
+
+Corpus: the base interpreter's stdlib `.py` files without site-packages and test dirs (see
+`stdlib_files`), copied into a temp git repository. "Cold" means a fresh tether cache; the OS page
+cache is warm for both sides, so the ratio compares CPU work, not disk reads.
+
+DESIGN §8 target: tether's cold index wall time (`CodeIndex.sweep()`, all cores) within 1.5x of
+`parser.parse(bytes)` over the same files on one core.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+from tether import db
+from tether.index import CodeIndex
+
+from . import (
+    Table,
+    copy_corpus,
+    git_commit_all,
+    median_of,
+    stdlib_files,
+    timed,
+    workdir,
+)
+
+TARGET_RATIO = 1.5
+
+
+def _burn(n: int) -> None:
+    x = 0
+    for i in range(n):
+        x += i * i
+
+
+def parallel_capacity(workers: int, n: int) -> float:
+    """How many cores' worth of pure-Python work the machine gives `workers` processes right now:
+    the ceiling for any process-pool speed-up on a shared machine."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_burn, [n // 10] * workers))  # start the workers before timing
+        one, _ = median_of(lambda: pool.submit(_burn, n).result(), 3, 0)
+        many, _ = median_of(lambda: list(pool.map(_burn, [n] * workers)), 3, 0)
+    return workers * one / many
+
+
+def run(small: bool = False) -> list[Table]:
+    files = stdlib_files(limit=40 if small else None)
+    runs, warmup = (1, 0) if small else (3, 1)
+    workers = os.cpu_count() or 1
+    with workdir("index") as tmp:
+        root = tmp / "repo"
+        rels = copy_corpus(files, root)
+        git_commit_all(root)
+        copied = time.monotonic()
+        blobs = [(root / r).read_bytes() for r in rels]
+        size_mb = sum(map(len, blobs)) / 1e6
+
+        from tree_sitter_language_pack import get_parser
+
+        parser = get_parser("python")
+
+        def raw_parse() -> None:
+            for b in blobs:
+                parser.parse(b)
+
+        caches = iter(range(1_000_000))
+
+        def cold(n_workers: int):
+            def go() -> None:
+                path = tmp / f"cache-{next(caches)}.sqlite"
+                conn = db.connect(path)
+                try:
+                    CodeIndex(root, conn).sweep(workers=n_workers)
+                finally:
+                    conn.close()
+                for suffix in ("", "-wal", "-shm"):
+                    path.with_name(path.name + suffix).unlink(missing_ok=True)
+            return go
+
+        # interleaved, so a neighbour's burst of load hits every measurement alike
+        for _ in range(warmup):
+            raw_parse()
+            cold(workers)()
+        parse_all, both_all, one_all = [], [], []
+        for _ in range(runs):
+            for fn, into in ((raw_parse, parse_all), (cold(workers), both_all), (cold(1), one_all)):
+                into.append(timed(fn))
+        parse_s, both_s, one_s = (statistics.median(x) for x in (parse_all, both_all, one_all))
+
+        # Re-sweep of an indexed, unchanged repository: what a check pays when it must follow an anchor.
+        time.sleep(max(0.0, copied + 2.1 - time.monotonic()))  # younger rows are re-read (index.RACY_NS)
+        conn = db.connect(tmp / "warm.sqlite")
+        index = CodeIndex(root, conn)
+        index.sweep(workers=workers)
+        warm_s, warm_all = median_of(index.sweep, runs, warmup)
+        symbols = conn.execute("SELECT count(*) FROM symbols").fetchone()[0]
+        conn.close()
+    capacity = parallel_capacity(workers, 200_000 if small else 5_000_000)
+
+    ratio = both_s / parse_s
+    t = Table(f"Cold index: stdlib, {len(files)} files, {size_mb:.1f} MB, {symbols} symbols")
+    t.add("raw tree-sitter parse, 1 core", f"{parse_s:.2f} s (min {min(parse_all):.2f}; {size_mb / parse_s:.1f} MB/s)")
+    t.add(f"tether cold index, {workers} workers (wall)", f"{both_s:.2f} s (min {min(both_all):.2f})")
+    t.add("cold index throughput", f"{len(files) / both_s:.0f} files/s, {size_mb / both_s:.2f} MB/s")
+    t.add(f"cold index / raw parse ({workers} workers vs 1 core)", f"{ratio:.2f}x", f"<= {TARGET_RATIO}x",
+          ratio <= TARGET_RATIO)
+    t.add("tether cold index, 1 worker (wall)", f"{one_s:.2f} s (min {min(one_all):.2f}; {one_s / parse_s:.2f}x raw parse)")
+    t.add(f"parallel speed-up ({workers} workers)", f"{one_s / both_s:.2f}x (machine gives {capacity:.2f}x "
+          "on pure CPU work right now)")
+    t.add("re-sweep, nothing changed", f"{warm_s * 1000:.0f} ms")
+    t.notes.append(f"median (and fastest) of {runs} run(s) after {warmup} warm-up; shared {workers}-core machine, "
+                   "expect noise; the ratio uses medians")
+    t.notes.append("corpus: stdlib .py files, site-packages and test/tests/idle_test dirs excluded; page cache warm")
+    t.data = {"files": len(files), "mb": size_mb, "symbols": symbols, "workers": workers,
+              "raw_parse_s": parse_all, "cold_s": both_all, "cold_1worker_s": one_all, "resweep_s": warm_all, "capacity": capacity,
+              "ratio": ratio}
+    return [t]
