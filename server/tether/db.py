@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -19,6 +19,8 @@ CREATE TABLE IF NOT EXISTS symbols(
 CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path, qualname);
 CREATE INDEX IF NOT EXISTS symbols_hash ON symbols(hash);
 CREATE TABLE IF NOT EXISTS snippets(hash TEXT PRIMARY KEY, text TEXT);
+CREATE TABLE IF NOT EXISTS searches(anchor_hash TEXT PRIMARY KEY, stamp TEXT, at REAL);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(qualname);
 CREATE TABLE IF NOT EXISTS follows(
   anchor_hash TEXT, path TEXT, symbol TEXT, discriminator TEXT, PRIMARY KEY(anchor_hash, path, symbol));
 CREATE TABLE IF NOT EXISTS mem_files(

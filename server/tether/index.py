@@ -227,6 +227,44 @@ class CodeIndex:
         )
         return [(r[0], Symbol(*r[1:])) for r in rows]
 
+    def find_named(self, qualname: str) -> list[tuple[str, Symbol]]:
+        rows = self.conn.execute(
+            "SELECT path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy "
+            "FROM symbols WHERE qualname=? ORDER BY path, start_byte",
+            (qualname,),
+        )
+        return [(r[0], Symbol(*r[1:])) for r in rows]
+
+    def find_basename(self, name: str) -> list[FileRow]:
+        rows = self.conn.execute(
+            "SELECT path, mtime_ns, size, hash, language, skipped, entropy FROM files "
+            "WHERE path=? OR path LIKE ? ESCAPE '\\' ORDER BY path",
+            (name, "%/" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")),
+        )
+        return [FileRow(*r) for r in rows]
+
+    # -- when a hash search needs a sweep -----------------------------------------------------
+    def search_stamp(self, rel: str) -> str:
+        """What must change before a body missing from `rel` can have moved: the file itself (a
+        move cuts it out of there) and git's index (git mv, checkout, stash)."""
+        parts = []
+        for path in (_join(self.root) + rel, _join(self.root) + ".git/index"):
+            try:
+                st = os.stat(path, follow_symlinks=False)
+                parts.append(f"{st.st_mtime_ns}:{st.st_size}:{_change(st)}")
+            except OSError:
+                parts.append("-")
+        return "|".join(parts)
+
+    def searched(self, anchor_hash: str, stamp: str, ttl: float) -> bool:
+        row = self.conn.execute("SELECT stamp, at FROM searches WHERE anchor_hash=?", (anchor_hash,)).fetchone()
+        return row is not None and row[0] == stamp and time.time() - row[1] < ttl
+
+    def record_search(self, anchor_hash: str, stamp: str) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO searches(anchor_hash, stamp, at) VALUES(?,?,?)", (anchor_hash, stamp, time.time())
+        )
+
     def find_files(self, hash_: str) -> list[FileRow]:
         rows = self.conn.execute(
             "SELECT path, mtime_ns, size, hash, language, skipped, entropy FROM files WHERE hash=? ORDER BY path",

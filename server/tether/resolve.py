@@ -29,6 +29,10 @@ STALE_PENALTY = 0.6
 HALF_LIFE_DAYS = 180.0
 DECAY_FLOOR = 0.2
 MAX_SNIPPET = 64_000
+# How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.
+SEARCH_TTL_S = 600.0
+# How alike a namesake must be to the anchored text to count as it, moved and edited.
+RESEMBLANCE = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,13 +173,13 @@ class Resolver:
                         return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
                     if _disc_matches(disc, s.discriminator):
                         edited_there = (path, s)
-        self._sweep()
-        hits = self.index.find_symbols(a.hash)
+        hits = self._search(a, self.index.find_symbols)
         if not hits:
             if edited_there is not None:
                 # renamed or moved earlier, edited since: stale where it went, not deleted
                 return self._edited(a, commit, edited_there[1], edited_there[0])
-            return None
+            moved = self._moved_and_edited(a)
+            return self._edited(a, commit, moved[1], moved[0]) if moved else None
         if len(hits) > 1:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)
@@ -206,9 +210,11 @@ class Resolver:
             moved = self.index.file(path)
             if moved is not None and moved.hash == a.hash:
                 return Resolution("active", None, path, followed=True)
-        self._sweep()
-        hits = self.index.find_files(a.hash)
+        hits = self._search(a, self.index.find_files)
         if not hits:
+            moved = self._moved_file(a)
+            if moved is not None:
+                return moved
             return Resolution("invalidated", "anchor_deleted", a.path)
         if len(hits) > 1:
             return Resolution("stale", "ambiguous_anchor", a.path, candidates=tuple(h.path for h in hits))
@@ -218,6 +224,60 @@ class Resolver:
         return Resolution("active", None, hits[0].path, followed=True)
 
     # -- helpers ----------------------------------------------------------------------------
+    def _search(self, a: Anchor, find):
+        """Where else the anchored hash is, on an index brought up to date only when needed.
+
+        A body can only have moved away if its file changed (a move cuts it out) or git moved
+        files; otherwise the last sweep's answer stands for a while, so a deleted anchor does not
+        cost a repository sweep on every read. Hits are re-verified against the files either way.
+        """
+        stamp = self.index.search_stamp(a.path)
+        if not self._swept and not self.index.searched(a.hash, stamp, SEARCH_TTL_S):
+            self._sweep()
+        hits = find(a.hash)
+        if not self._swept:
+            for path in {h[0] if isinstance(h, tuple) else h.path for h in hits}:
+                self.index.file(path)
+            hits = find(a.hash)
+        self.index.record_search(a.hash, stamp)
+        return hits
+
+    def _moved_and_edited(self, a: Anchor):
+        """A file moved and edited at once (`git mv` + edits): the same name in one file of the
+        same base name elsewhere is that symbol, stale where it went. Only when its file is gone:
+        a name alone is weak evidence, a name in a namesake file is not."""
+        if self.index.file(a.path) is not None or not a.symbol:
+            return None
+        base = a.path.rpartition("/")[2]
+        found = [(p, s) for p, s in self.index.find_named(a.symbol)
+                 if p.rpartition("/")[2] == base and _disc_matches(a.discriminator, s.discriminator)]
+        if len(found) == 1 and self.index.file(found[0][0]) is not None:
+            fresh = [s for s in self.index.symbols(found[0][0], a.symbol) if _disc_matches(a.discriminator, s.discriminator)]
+            if len(fresh) == 1 and self._resembles(a, self._text(found[0][0], fresh[0])):
+                return found[0][0], fresh[0]
+        return None
+
+    def _resembles(self, a: Anchor, now: str | None) -> bool:
+        """Whether the text found looks like the anchored text then: a namesake that merely
+        existed elsewhere all along must not be taken for the anchor moved."""
+        then = self._old_text(a, None)
+        if then is None or now is None:
+            return False
+        return difflib.SequenceMatcher(None, then, now, autojunk=False).ratio() >= RESEMBLANCE
+
+    def _moved_file(self, a: Anchor) -> Resolution | None:
+        """A whole file moved and edited at once: one namesake file elsewhere, stale there."""
+        base = a.path.rpartition("/")[2]
+        found = [r for r in self.index.find_basename(base) if r.path != a.path]
+        if len(found) != 1 or self.index.file(found[0].path) is None:
+            return None
+        path = found[0].path
+        new = self.index.read_text(path) if found[0].skipped != "binary" else None
+        if not self._resembles(a, new):
+            return None
+        diff = compact_diff(self._old_text(a, None) or "", new or "") if self.with_diff else None
+        return Resolution("stale", "file_edited", path, followed=True, diff=diff)
+
     def _sweep(self) -> None:
         if not self._swept:
             self._swept = True
