@@ -145,7 +145,29 @@ def test_a_push_is_recorded_in_the_usage_log(repo, billing, tmp_path, tether_hom
 
 
 # -- the state machine on its own --------------------------------------------------------------
-def test_decide_checks_at_most_a_few_candidates_and_skips_inactive_ones():
+def test_only_a_clear_winner_is_pushed_and_only_if_its_anchors_are_active():
+    from tether.hooks.push import DOMINANCE, decide
+    from tether.hooks.session import SessionState
+
+    asked = []
+
+    def is_active(mid):
+        asked.append(mid)
+        return mid != "stale"
+
+    # two memories match about equally: the prompt does not say which one it needs
+    close = [("a", 9.0), ("b", 9.0 / DOMINANCE + 0.1)]
+    assert decide(close, SessionState(), 1.0, is_active).memory_id is None
+    assert asked == []
+    clear = [("a", 9.0), ("b", 9.0 / DOMINANCE - 0.1)]
+    assert (decide(clear, SessionState(), 1.0, is_active).memory_id, asked) == ("a", ["a"])
+    asked.clear()
+    # a stale winner is not replaced by the runner-up: silence
+    d = decide([("stale", 9.0), ("b", 1.0)], SessionState(), 1.0, is_active)
+    assert (d.memory_id, asked) == (None, ["stale"])
+
+
+def test_the_bypass_checks_at_most_a_few_candidates():
     from tether.hooks.push import MAX_CHECKS, decide
     from tether.hooks.session import SessionState
 
@@ -155,9 +177,9 @@ def test_decide_checks_at_most_a_few_candidates_and_skips_inactive_ones():
         asked.append(mid)
         return mid == "d"
 
-    cands = [("a", 9.0), ("b", 8.0), ("c", 7.0), ("d", 6.0)]
-    d = decide(cands, SessionState(), 1.0, is_active)
+    named = {"src/a.py": ["a", "b", "c", "d"]}
+    d = decide([], SessionState(), 100.0, is_active, named)
     assert d.memory_id is None and asked == ["a", "b", "c"] and len(asked) == MAX_CHECKS
     asked.clear()
-    d = decide(cands[2:], SessionState(), 1.0, is_active)
-    assert (d.memory_id, d.via, asked) == ("d", "floor", ["c", "d"])
+    d = decide([], SessionState(), 100.0, is_active, {"src/a.py": ["c", "d"]})
+    assert (d.memory_id, d.via, asked) == ("d", "bypass", ["c", "d"])

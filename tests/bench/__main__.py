@@ -25,6 +25,9 @@ BENCHMARKS = [
     "calibrate_entropy",
     "check_scaling",
     "hook_latency",
+    "recall_quality",
+    "recall_latency",
+    "push_floor",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")

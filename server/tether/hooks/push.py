@@ -1,7 +1,8 @@
 """Push-recall's decision, pure: which one memory (if any) a prompt earns, given the session so far.
 
 Silence is the resting state. A memory is pushed only when all hold:
-- its score clears the absolute floor, or the prompt names a file it is anchored to and that
+- it is the top candidate, its score clears the absolute floor and beats the runner-up's by
+  DOMINANCE, or the prompt names a file it is anchored to and that
   file's once-per-session bypass is unspent;
 - the session's dedup window allows it: a memory that was pushed and then used (credited by Stop)
   stays quiet for the session; one pushed and ignored comes back only on a materially stronger
@@ -20,6 +21,10 @@ from .scoring import DEFAULT_FLOOR  # noqa: F401  (the floor lives with the scor
 from .session import Seen, SessionState
 
 RISE = 1.5  # an ignored memory re-fires only at >= 1.5x the score it was last pushed with
+# Only a clear winner is pushed: the top score must be >= 1.4x the runner-up's. Two memories that
+# match a prompt about equally mean the prompt does not say which one it needs (tests/bench/
+# push_floor.py: at the floor, this gate turns 8 wrong pushes in 90 into 3 in 80).
+DOMINANCE = 1.4
 MAX_CHECKS = 3  # candidates whose anchors are resolved per prompt, at most (latency bound)
 
 Candidate = tuple[str, float]  # (memory id, score), best first
@@ -33,6 +38,10 @@ class Decision:
     via: str = "none"  # floor | bypass | none
     bypass_path: str | None = None
     checked: tuple[str, ...] = ()  # candidates whose anchors were resolved (and why not chosen)
+
+
+def runner_up(candidates: Sequence[Candidate]) -> float:
+    return candidates[1][1] if len(candidates) > 1 else 0.0
 
 
 def allowed(memory_id: str, score: float, window: Mapping[str, Seen]) -> bool:
@@ -66,7 +75,7 @@ def decide(
                 return mid, score
         return None
 
-    above = [c for c in candidates if c[1] >= floor]
+    above = [c for c in candidates[:1] if c[1] >= floor and c[1] >= DOMINANCE * runner_up(candidates)]
     hit = first_active(above)
     if hit:
         return Decision(hit[0], hit[1], "floor", checked=tuple(checked))
