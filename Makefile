@@ -15,8 +15,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) -m tether demo
 
+# Includes tests/e2e (the real Claude Code against a scripted model) when npx is there; -rs prints
+# the reason for every skip, so a machine without npx says so.
 test: $(STAMP)
-	$(PY) -m pytest
+	@command -v npx >/dev/null 2>&1 || echo "make test: npx not found: the end-to-end tests (tests/e2e) will be SKIPPED; make e2e needs them"
+	$(PY) -m pytest -rs
+
+# The end-to-end tests alone: the pinned Claude Code (via npx) with this checkout as its plugin.
+e2e: $(STAMP)
+	TETHER_E2E_REQUIRED=1 $(PY) -m pytest tests/e2e -rs
 
 bench: $(STAMP)
 	$(PY) -m tests.bench

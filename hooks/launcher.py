@@ -5,7 +5,8 @@ Stdlib only, and plain enough syntax for an old python3 to run it far enough to 
 
     launcher.py [--data DIR] COMMAND   DIR: the plugin data dir, when CLAUDE_PLUGIN_DATA is not set
 
-    launcher.py mcp            ensure the venv, then exec `python -m tether mcp` in it
+    launcher.py mcp            exec `python -m tether mcp` in the venv; while there is none, answer
+                               MCP at once (mcp_bridge.py), build it, then hand over to the real server
     launcher.py cli ARGS...    ensure the venv, then exec `python -m tether ARGS...`
     launcher.py hook EVENT     what hooks/*.py do: run one hook, fail open
     launcher.py ensure         create or refresh the venv now (what a background install runs)
@@ -202,14 +203,34 @@ def exec_(python, args, env):
 
 
 # -- the MCP server and the CLI -------------------------------------------------------------------
+def tether_command(info, args):
+    """(python, args, env) that run `python -m tether ARGS...` in the venv `info` describes."""
+    path = os.environ.get("PYTHONPATH", "")
+    server = os.path.join(plugin_root(), "server")
+    return info["python"], ["-m", "tether"] + list(args), dict(os.environ, PYTHONPATH=server + (os.pathsep + path if path else ""))
+
+
 def run_tether(args):
     import venv_build
 
-    root = plugin_root()
-    info = venv_build.ensure(root, data_dir(), say=lambda msg: print(msg, file=sys.stderr, flush=True))
-    path = os.environ.get("PYTHONPATH", "")
-    server = os.path.join(root, "server")
-    exec_(info["python"], ["-m", "tether"] + list(args), dict(os.environ, PYTHONPATH=server + (os.pathsep + path if path else "")))
+    info = venv_build.ensure(plugin_root(), data_dir(), say=lambda msg: print(msg, file=sys.stderr, flush=True))
+    exec_(*tether_command(info, args))
+
+
+def run_mcp(args):
+    """The MCP server: exec'd straight when the venv is ready (the usual case, nothing in between).
+
+    Otherwise the first install (22-60 s) would outlast the 30 s Claude Code gives a server to
+    answer `initialize`, and it never reconnects: the tools would be missing for the whole session.
+    So mcp_bridge answers the handshake itself at once, builds the venv in the background, and hands
+    the connection over to the real server when it is ready.
+    """
+    info, _ = ready(plugin_root(), data_dir())
+    if info is not None:
+        exec_(*tether_command(info, ["mcp"] + list(args)))
+    import mcp_bridge
+
+    sys.exit(mcp_bridge.serve(["mcp"] + list(args)))
 
 
 def main(argv=None):
@@ -227,7 +248,7 @@ def main(argv=None):
 
     try:
         if cmd == "mcp":
-            run_tether(["mcp"] + argv[1:])
+            run_mcp(argv[1:])
         elif cmd == "cli":
             run_tether(argv[1:])
         elif cmd == "ensure":

@@ -232,3 +232,9 @@ def test_harness_calls_work_from_outside_the_repository(billing, tmp_path):
     checked = tether("check", "--json")
     assert [i["id"] for i in orjson.loads(checked.stdout)["data"]] == [mid]
     assert len(billing.memory_files()) == 1 and not (tmp_path / ".tether").exists()
+
+
+@pytest.mark.parametrize("typed", ["Billing::charge", "Billing#charge", "Billing:charge"])
+def test_member_spellings_of_other_languages_are_understood(billing, typed):
+    out = billing.json("remember", "Fees are 2.9% with a 30 cent floor.", "--anchor", f"src/billing.py::{typed}")
+    assert out["data"]["anchors"][0]["symbol"] == "Billing.charge"

@@ -50,9 +50,11 @@ def code(repo):
 
 
 @asynccontextmanager
-async def served(repo, tmp_path: Path, explicit_root: bool = False):
+async def served(repo, tmp_path: Path, explicit_root: bool = False, session: str | None = None):
     """A server process started the way a client starts it; its stderr goes to a file."""
     env = {"TETHER_HOME": os.environ["TETHER_HOME"]}
+    if session:
+        env["CLAUDE_CODE_SESSION_ID"] = session
     args = ["-m", "tether", "mcp"]
     if explicit_root:
         args = ["-m", "tether", "--root", str(repo.path), "mcp"]

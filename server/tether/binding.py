@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import difflib
+import re
 import os
 from pathlib import Path
 
+from .anchor.config import match_keys, near_keys
+from .anchor.extract import CONFIG_KIND_NAMES
+from .anchor.markdown import match_sections
 from .anchor.model import Symbol
 from .anchor.spec import AnchorSpec
 from .anchor.symbols import canonical
 from .errors import (
     AnchorAmbiguous,
     AnchorUnresolved,
-    InvalidInput,
     BinaryFile,
     FileTooLarge,
     InvalidEncoding,
+    InvalidInput,
+    MalformedFile,
     SecretDetected,
     UnsupportedLanguage,
 )
@@ -28,8 +33,21 @@ _SKIPPED = {
     "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),
     "too_large": (FileTooLarge, "is larger than 1 MB and is not parsed: anchor the whole file instead ({path})"),
     "encoding": (InvalidEncoding, "is not valid UTF-8 and is not parsed: anchor the whole file instead ({path})"),
+    "syntax": (MalformedFile, "does not parse{where}: fix it to anchor its keys, or anchor the whole file ({path})"),
+    "generated": (UnsupportedLanguage, "is a generated lock file: anchor the manifest it comes from, or the whole file ({path})"),
     "error": (UnsupportedLanguage, "could not be parsed: anchor the whole file instead ({path})"),
 }
+
+
+def _syntax_error_at(index: CodeIndex, rel: str) -> str:
+    """` as YAML (line 3)`: where a config file first stops parsing, for the refusal message."""
+    from .anchor.config_formats import first_error
+    from .anchor.extract import kind_of
+
+    kind = kind_of(rel) or ""
+    text = index.read_text(rel)
+    line = first_error(kind, text.encode("utf-8")) if text is not None else None
+    return f" as {kind.upper()}" + (f" (line {line})" if line else "")
 
 
 def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
@@ -61,20 +79,20 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
         return Anchor("file", rel, row.hash, row.size, language=row.language), text or ""
     if row.skipped in _SKIPPED:
         err, msg = _SKIPPED[row.skipped]
-        raise err(f"{rel} " + msg.format(path=rel), path=rel)
-    want = "section" if spec.type == "section" else None
-    if row.language is None or (want == "section") != (row.language == "markdown"):
-        if spec.type == "key":
-            raise UnsupportedLanguage(f"config key anchors are not supported for {rel}: anchor the whole file", path=rel)
-        raise UnsupportedLanguage(
-            f"no symbol support for {rel!r} (unknown language): anchor the whole file instead", path=rel
-        )
+        where = _syntax_error_at(index, rel) if row.skipped == "syntax" else ""
+        raise err(f"{rel} " + msg.format(path=rel, where=where), path=rel)
+    _check_kind(spec, rel, row.language)
     symbols = index.symbols(rel)
-    named = _by_name(symbols, spec.name or "", row.language == "markdown")
+    named = _by_name(symbols, spec.name or "", row.language)
     if not named:
-        near = difflib.get_close_matches(spec.name or "", sorted({s.qualname for s in symbols}), n=5, cutoff=0.5)
+        what = {"key": "key", "section": "section or table row"}.get(spec.type, "symbol")
+        if spec.type == "key":
+            near = near_keys(symbols, spec.name or "")
+        else:
+            near = difflib.get_close_matches(spec.name or "", sorted({s.qualname for s in symbols}), n=5, cutoff=0.5)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise AnchorUnresolved(f"{spec}: no symbol {spec.name!r} in {rel}{hint}", reason="symbol_missing", path=rel, near=near)
+        raise AnchorUnresolved(f"{spec}: no {what} {spec.name!r} in {rel}{hint}", reason=f"{what.split()[0]}_missing",
+                               path=rel, near=near)
     if spec.discriminator is not None:
         chosen = [s for s in named if _disc_equal(spec.discriminator, s.discriminator)]
         if not chosen:
@@ -98,6 +116,22 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
     return Anchor(spec.type, rel, s.hash, s.end_byte - s.start_byte, s.qualname, disc, row.language), text
 
 
+def _check_kind(spec: AnchorSpec, rel: str, kind: str | None) -> None:
+    """Refuse a spec whose form does not fit the file: `#` needs Markdown or config, `::` code."""
+    if spec.type == "key" and kind not in CONFIG_KIND_NAMES:
+        msg = f"config key anchors are for JSON, YAML and TOML files, not {rel}: anchor the whole file"
+    elif spec.type == "section" and kind != "markdown":
+        msg = f"section anchors are for Markdown files, not {rel}: anchor the whole file"
+    elif spec.type == "symbol" and kind in CONFIG_KIND_NAMES | {"markdown"}:
+        form = "#Heading/Sub" if kind == "markdown" else "#key.path"
+        msg = f"{rel} has no code symbols: anchor a part of it as {rel}{form}, or the whole file"
+    elif spec.type == "symbol" and kind is None:
+        msg = f"no symbol support for {rel!r} (unknown language): anchor the whole file instead"
+    else:
+        return
+    raise UnsupportedLanguage(msg, path=rel)
+
+
 def _has_twin(symbols: list[Symbol], s: Symbol) -> bool:
     return sum(1 for o in symbols if o.qualname == s.qualname) > 1
 
@@ -108,14 +142,26 @@ def _disc_equal(typed: str, stored: str | None) -> bool:
     return canonical(typed) == canonical(stored)
 
 
-def _by_name(symbols: list[Symbol], name: str, sections: bool) -> list[Symbol]:
+def _by_name(symbols: list[Symbol], name: str, kind: str | None) -> list[Symbol]:
     """Exact qualified name first; then a unique-by-suffix match (`bar` for `Foo.bar`)."""
-    exact = [s for s in symbols if s.qualname == name]
-    if exact:
-        return exact
-    sep = "/" if sections else "."
-    tail = [s for s in symbols if s.qualname.endswith(sep + name)]
-    if tail or not sections:
-        return tail
-    folded = name.casefold()
-    return [s for s in symbols if s.qualname.casefold() == folded or s.qualname.casefold().endswith("/" + folded)]
+    if kind == "markdown":
+        return match_sections(symbols, name)
+    if kind in CONFIG_KIND_NAMES:
+        return match_keys(symbols, name)
+    for typed in dict.fromkeys((name, _dotted(name))):
+        exact = [s for s in symbols if s.qualname == typed]
+        if exact:
+            return exact
+        tail = [s for s in symbols if s.qualname.endswith("." + typed)]
+        if tail:
+            return tail
+    return []
+
+
+_SCOPE_SEPARATOR = re.compile(r"::|(?<=\w)[#:](?=\w)|->")
+
+
+def _dotted(name: str) -> str:
+    """How other languages spell a member, read as tether's dots: C++/PHP/Rust `A::b`, Ruby `A#b`,
+    Lua `M:f`, PHP `$this->x` is not a name but `A->b` is read the same way."""
+    return _SCOPE_SEPARATOR.sub(".", name)

@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_, description=help_, parents=[common])
 
     s = add("remember", "store a memory anchored to code")
-    s.add_argument("text", help="what to remember (Markdown)")
+    s.add_argument("text", help="what to remember (Markdown), or - to read it from standard input")
     s.add_argument("--anchor", "-a", action="append", default=[], metavar="SPEC", required=True,
                    help="path::Symbol[@disc], path, doc.md#Heading or conf.yaml#key (repeatable)")
     s.add_argument("--kind", "-k", default="fact", help="decision | fact | gotcha | failed-attempt | convention")
@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--anchor", "-a", action="append", default=[], metavar="SPEC", help="new anchors (default: where each is now)")
     s = add("supersede", "replace a memory with a new version; the old one is kept as history")
     s.add_argument("id")
-    s.add_argument("text")
+    s.add_argument("text", help="the new version (Markdown), or - to read it from standard input")
     s.add_argument("--reason", help="why the belief changed")
     s.add_argument("--kind", "-k")
     s.add_argument("--anchor", "-a", action="append", default=[], metavar="SPEC")
@@ -103,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", help="an export file, or - for standard input")
     s.add_argument("--replace", action="store_true", help="overwrite memories whose id already exists")
     add("status", "how many memories, how many stale or quarantined; push-recall, plugin venv, hook failures")
+    s = add("stats", "memories by kind and status, use, tokens saved, and which memories earn their keep")
+    s.add_argument("--days", type=int, default=30, metavar="N", help="days of use to chart (1-366)")
+    s.add_argument("--top", type=int, default=10, metavar="N", help="memories listed by use")
+    s = add("report", "write one self-contained HTML page: store health, a map of the repository, every memory and its diff")
+    s.add_argument("--out", metavar="PATH", help="where to write it (default: report.html in this repository's "
+                   "per-machine state dir, outside the repository, so it is never committed)")
+    s.add_argument("--open", action="store_true", help="open it in the default browser")
     s = add("hook", "run a Claude Code hook: JSON payload on stdin, hook output on stdout; always exits 0")
     s.add_argument("event", choices=["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "PreCompact"])
     s = add("demo", "run the anchor lifecycle on a throwaway git repository and print the real output")
@@ -111,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_commands() -> None:
-    from . import commands, commands_recall  # noqa: F401  (registers the handlers)
+    from . import commands, commands_recall, commands_stats  # noqa: F401  (registers the handlers)
     from .hooks import command as _hook_command  # noqa: F401  (tether hook EVENT)
 
 

@@ -14,11 +14,32 @@ def _open(args) -> Tether:
     return Tether(args.root, os.getcwd())
 
 
+def _text(value: str) -> str:
+    """The text argument, or standard input for `-` (a long body does not fit in an argument:
+    Linux caps one at 128 KiB). Reading stops just past the limit: the refusal needs no more."""
+    if value != "-":
+        return value
+    import sys
+
+    from .errors import InvalidInput
+    from .service import MAX_BODY_CHARS
+
+    cap = MAX_BODY_CHARS * 4  # the most bytes MAX_BODY_CHARS characters take in UTF-8
+    data = sys.stdin.buffer.read(cap + 1)
+    if len(data) > cap:
+        raise InvalidInput(f"memory text on standard input is over {cap} bytes; the limit is {MAX_BODY_CHARS} "
+                           "characters: keep one memory to one point", field="body", limit=MAX_BODY_CHARS)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidInput(f"memory text on standard input is not UTF-8 at byte {e.start}") from None
+
+
 @command("remember")
 def remember(args) -> Result:
     t = _open(args)
     m = t.remember(
-        args.text, args.anchor, kind=args.kind, summary=args.summary, evidence=args.evidence,
+        _text(args.text), args.anchor, kind=args.kind, summary=args.summary, evidence=args.evidence,
         tags=args.tag, source="verified" if args.verified else "explicit", force=args.force,
     )
     conflicts = t.overlaps(m)[1]
@@ -46,6 +67,8 @@ def check(args) -> Result:
 def ls(args) -> Result:
     t = _open(args)
     mems, bad = t.memories(include_closed=args.all)
+    # a supersede cut short by a crash leaves the old file open; its successor's link closes it
+    superseded = {old for m in mems if m.live for old in m.links.get("supersedes", [])}
     if args.kind:
         mems = [m for m in mems if m.kind == args.kind]
     r = t.resolver(with_diff=False)
@@ -54,11 +77,12 @@ def ls(args) -> Result:
     rows = []
     for v in verdicts:
         m = v.memory
-        status = v.status if m.live else ("superseded" if m.links.get("superseded_by") else "retired")
+        live = m.live and m.id not in superseded
+        status = v.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
         anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
         rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
     text = "\n".join(rows) if rows else "no memories yet: tether remember TEXT --anchor path::Symbol"
-    data = [dict(verdict_view(v), live=v.memory.live) for v in verdicts]
+    data = [dict(verdict_view(v), live=v.memory.live and v.memory.id not in superseded) for v in verdicts]
     return Result(envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text)
 
 
@@ -88,7 +112,7 @@ def reanchor(args) -> Result:
 @command("supersede")
 def supersede(args) -> Result:
     t = _open(args)
-    old, new = t.supersede(args.id, args.text, args.reason, args.kind, args.anchor)
+    old, new = t.supersede(args.id, _text(args.text), args.reason, args.kind, args.anchor)
     data = {"superseded": memory_view(old), "current": memory_view(new)}
     return Result(envelope(data, t.freshness()), f"superseded {old.short_id} by {new.short_id}")
 
@@ -155,6 +179,24 @@ def import_(args) -> Result:
     counts = t.import_(doc, replace=args.replace)
     text = f"imported {counts['imported']}, replaced {counts['replaced']}, skipped {counts['skipped']} (already present)"
     return Result(envelope(counts, t.freshness()), text)
+
+
+@command("report")
+def report(args) -> Result:
+    from . import report as rp
+
+    t = _open(args)
+    path, data = rp.write(t, args.out)
+    c = data["counts"]
+    text = (f"wrote {path}\n{c['active']} active, {c['stale']} stale, {c['invalidated']} invalidated, "
+            f"{c['quarantined']} quarantined; {c['superseded'] + c['retired']} closed")
+    if args.open:
+        import webbrowser
+
+        if not webbrowser.open(path.as_uri()):
+            text += "\nno browser found: open the file above in any browser"
+    return Result(envelope({"file": str(path), "counts": c}, t.freshness(), stale=c["stale"],
+                           invalidated=c["invalidated"]), text)
 
 
 @command("demo")

@@ -12,11 +12,13 @@ from .cli import Result, command
 
 @command("recall")
 def recall(args) -> Result:
+    from .ledger import record_recall
     from .recall import recall as run
     from .service import Tether
 
     t = Tether(args.root, os.getcwd())
     env = run(t, args.query, args.file, args.budget, args.kind, args.as_of, args.limit)
+    record_recall(t.root, env, None)  # the CLI has no session
     if args.json:
         # compact, exactly what the budget counted
         sys.stdout.buffer.write(orjson.dumps(env) + b"\n")

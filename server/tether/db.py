@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -48,11 +48,21 @@ def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         return _open(path)
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as e:
+        if not _corrupt(e):
+            raise  # "database is locked" is another process at work, not damage: never delete its cache
         # A corrupt cache loses nothing: it is rebuilt from the working tree and the memory files.
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         return _open(path)
+
+
+def _corrupt(e: sqlite3.DatabaseError) -> bool:
+    code = getattr(e, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+    text = str(e).lower()
+    return "malformed" in text or "not a database" in text
 
 
 def _open(path: Path) -> sqlite3.Connection:

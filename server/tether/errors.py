@@ -35,10 +35,6 @@ class OutsideRoot(TetherError):
     code = "outside_root"
 
 
-class FileMissing(TetherError):
-    code = "file_missing"
-
-
 class UnsupportedLanguage(TetherError):
     code = "unsupported_language"
 
@@ -53,6 +49,12 @@ class FileTooLarge(TetherError):
 
 class InvalidEncoding(TetherError):
     code = "invalid_encoding"
+
+
+class MalformedFile(TetherError):
+    """A config file that does not parse: its keys cannot be anchored until it does."""
+
+    code = "malformed_file"
 
 
 class AnchorUnresolved(TetherError):

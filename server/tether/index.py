@@ -102,6 +102,7 @@ class CodeIndex:
         self.dirty = 0  # files re-read by this process because they changed
         self._dirs_inside: dict[str, bool] = {}
         self.swept = False
+        self.checked_at: float | None = None  # when this process last checked a file against the tree
 
     # -- single files -------------------------------------------------------------------------
     def contained(self, rel: str) -> bool:
@@ -119,6 +120,7 @@ class CodeIndex:
         """The file's current row, re-reading it first if it changed; None if it is gone."""
         if not self.contained(rel):
             return None
+        self.checked_at = time.time()
         row = self.conn.execute(
             "SELECT path, mtime_ns, size, hash, language, skipped, entropy, checked_ns, change FROM files WHERE path=?",
             (rel,),

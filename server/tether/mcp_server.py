@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import threading
+import uuid
 from typing import Annotated, Any, Callable, Literal
 
 import orjson
@@ -21,6 +22,7 @@ from pydantic import Field, ValidationError
 from . import __version__
 from . import mcp_models as M
 from .errors import InternalError, InvalidInput, TetherError
+from .ledger import record_recall
 from .memory import KINDS
 from .paths import find_root
 from .recall import DEFAULT_BUDGET, MAX_BUDGET, MAX_TASK_CHARS, MIN_BUDGET, recall as run_recall
@@ -93,6 +95,9 @@ class Tools:
         # paths in tool arguments are relative to the repository root, whatever the cwd
         self.t = Tether(find_root(root, start), cwd=None)
         self._lock = threading.Lock()
+        # the usage log's session for recalls: Claude Code's own, so recalls join the hooks' push and
+        # credit events of the same session; else one per server process
+        self.session = os.environ.get("CLAUDE_CODE_SESSION_ID") or str(uuid.uuid4())
 
     def call(self, fn: Callable[[], dict]) -> CallToolResult:
         with self._lock:
@@ -122,7 +127,11 @@ class Tools:
             kinds: Annotated[list[Kind] | None, Field(description="only these kinds")] = None,
             as_of: Annotated[str | None, Field(description="ISO 8601 time: what was believed then (superseded and retired memories included)")] = None,
         ) -> Annotated[CallToolResult, M.RecallResult]:
-            return self.call(lambda: run_recall(t, task, files, budget_tokens, kinds, as_of))
+            def go() -> dict:
+                env = run_recall(t, task, files, budget_tokens, kinds, as_of)
+                record_recall(t.root, env, self.session)
+                return env
+            return self.call(go)
 
         @server.tool(annotations=rw, description=(
             "Remember something a later session would need, anchored to the code it is about: a decision and "

@@ -3,6 +3,7 @@
 Active memories form the answer; stale or invalidated matches go in a separate `stale` list with
 the reason, the diff and the evidence command, never mixed in as current. The budget is a hard cap:
 tokens are counted as ceil(characters / 4) of the compact JSON envelope that is returned.
+`meta.receipt` prices the answer against the anchored code it replaces (receipts.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import orjson
 from .errors import InvalidInput
 from .memory import KINDS, parse_time
 from .paths import repo_relative
+from .receipts import Pricer
 from .search import Candidate, within_floor
 from .text import found_verbatim, raw_terms
 from .views import anchor_view, envelope
@@ -131,13 +133,17 @@ def _pack(t: Tether, q: Query, active: list, stale: list, matched: int, omitted:
     """Add items best first in the richest form that fits; what fits in no form is omitted (budget)."""
     data: dict[str, list] = {"items": [], "stale": []}
     freshness = t.freshness()
+    pricer = Pricer(t.index)
+    for _, v in active:
+        pricer.add(v)
 
-    def build(used: int) -> dict:
+    def build(used: int, settled: bool = True) -> dict:
         returned = len(data["items"]) + len(data["stale"])
         reason = next((r for r in ("budget", "limit", "relevance_floor") if omitted[r]), None)
         extra: dict[str, Any] = {"tokens": {"budget": q.budget, "used": used}}
         if q.as_of:
             extra["as_of"] = q.as_of
+        extra["receipt"] = pricer.receipt([item["id"] for item in data["items"]], used, settled)
         env = envelope(data, freshness, matched=matched, returned=returned, omitted_reason=reason, **counts, **extra)
         env["meta"]["completeness"]["omitted"] = dict(omitted)
         return env
@@ -156,7 +162,7 @@ def _pack(t: Tether, q: Query, active: list, stale: list, matched: int, omitted:
         for c, v in pairs:
             for form in forms(q, v):
                 data[key].append(form)
-                if tokens(build(q.budget)) <= q.budget:  # `used` will never have more digits than the budget
+                if tokens(build(q.budget, settled=False)) <= q.budget:  # `used` will never have more digits than the budget
                     break
                 data[key].pop()
             else:

@@ -29,7 +29,7 @@ def anchor_line(a, r) -> str:
 def verdict_block(v: Verdict, diff: bool = True) -> str:
     m = v.memory
     reason = f" {v.reason}" if v.reason else ""
-    lines = [f"{v.status:<{STATUS_WIDTH}} {m.short_id}  {m.kind:<14} {m.summary}"]
+    lines = [f"{v.status:<{STATUS_WIDTH}} {m.short_id}  {m.kind:<14} {v.confidence:.2f}  {m.summary}"]
     detail = []
     for a, r in v.anchors:
         tag = "" if r.status == v.status and len(v.anchors) == 1 and not r.reason else f"[{r.status}{' ' + r.reason if r.reason else ''}] "
@@ -52,6 +52,8 @@ def check_report(verdicts: list[Verdict], quarantined: list[Quarantined]) -> str
         f"{len(verdicts)} {'memory' if len(verdicts) == 1 else 'memories'}: {counts['active']} active, {counts['stale']} stale, "
         f"{counts['invalidated']} invalidated, {len(quarantined)} quarantined"
     )
+    if counts["stale"]:
+        out.append(f"{counts['stale']} stale: tether report --open shows each with its diff")
     return "\n".join(out)
 
 

@@ -130,12 +130,17 @@ class Resolver:
     # -- symbols, sections, keys ------------------------------------------------------------
     def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
         row = self.index.file(a.path)
+        if row is not None and row.skipped == "syntax":
+            # a config file that stopped parsing (often mid-edit): its keys are unknown, not deleted
+            return Resolution("stale", "file_unparsable", a.path, a.symbol, a.discriminator)
         cands = self.index.symbols(a.path, a.symbol) if row else []
         for c in cands:
             if c.hash == a.hash:
                 self._keep(a, c.start_byte, c.end_byte)
                 return Resolution("active", None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
-        same = [c for c in cands if _disc_matches(a.discriminator, c.discriminator)]
+        # the twin whose discriminator matches exactly (ordinal included) first, then loosely
+        exact = [c for c in cands if a.discriminator and canonical(c.discriminator) == canonical(a.discriminator)]
+        same = exact or [c for c in cands if _disc_matches(a.discriminator, c.discriminator)]
         if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
             c = (same or cands)[0]
             return self._edited(a, commit, c)

@@ -153,6 +153,10 @@ class MemoryIndex:
         gone = [n for n in known if n not in present]
         parsed = [self._parse(n) for n in sorted(changed)]
         with db.transaction(self.conn):
+            # Concurrent processes scan the same new files: whatever another one indexed, at the very
+            # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
+            parsed = [item for item in parsed if not self._current(*item[:3])]
+            changed = [item[0] for item in parsed]
             for name in gone + changed:
                 self._drop(name)
             for item in parsed:
@@ -177,6 +181,13 @@ class MemoryIndex:
             return name, st, checked, loads(data, f".tether/memories/{name}"), None
         except StoreCorrupt as e:
             return name, st, checked, None, e.message
+
+    def _current(self, name: str, st: os.stat_result | None, checked: int) -> bool:
+        """Whether the row for `name` was written from the same stat by a read no older than ours."""
+        if st is None:
+            return False
+        row = self.conn.execute("SELECT mtime_ns, change, size, checked_ns FROM mem_files WHERE name=?", (name,)).fetchone()
+        return row is not None and row[:3] == (st.st_mtime_ns, _change(st), st.st_size) and row[3] >= checked
 
     def _drop(self, name: str) -> None:
         got = self.conn.execute("SELECT rid FROM mem_files WHERE name=?", (name,)).fetchone()

@@ -11,7 +11,7 @@ from typing import Iterable
 from . import db
 from .anchor.spec import parse_spec
 from .binding import bind
-from .errors import Conflict, Duplicate, InvalidInput, SecretDetected
+from .errors import Conflict, Duplicate, InvalidInput, NotFound, SecretDetected
 from .index import CodeIndex
 from .memory import BASE_CONFIDENCE, KINDS, SOURCES, Anchor, Memory, new_id, now_iso, parse_time, summarize
 from .paths import cache_dir, find_root, repo_relative
@@ -65,7 +65,9 @@ class Tether:
         return Resolver(self.index, with_diff)
 
     def freshness(self) -> dict:
-        at = self.index.indexed_at()
+        """`indexed_at`: when the files behind this answer were last compared with the working tree
+        (now, for anchors this call resolved; else the last full sweep)."""
+        at = self.index.checked_at or self.index.indexed_at()
         stamp = None
         if at is not None:
             stamp = datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -157,6 +159,7 @@ class Tether:
         source: str = "explicit",
         force: bool = False,
         ignore: Iterable[str] = (),
+        links: dict[str, list[str]] | None = None,
     ) -> Memory:
         """Store a memory. A near-duplicate of a current memory on the same anchor is refused unless
         `force`; memories in `ignore` are not compared (a supersession replaces its predecessor)."""
@@ -185,17 +188,26 @@ class Tether:
             evidence={"command": _encodable(evidence.strip(), "evidence")} if evidence and evidence.strip() else None,
             commit=self.head(),
             tags=tags,
+            links=dict(links or {}),
         )
+        # Checked on the index outside the lock, then under it against files written since the
+        # snapshot only: writers hold the lock for milliseconds, and a fact told twice at once is stored once.
+        before = self.store.snapshot()
         duplicate, _ = self.overlaps(m, ignore)
-        if duplicate is not None and not force:
-            old = duplicate.memory
-            raise Duplicate(
-                f"a memory on the same anchor already says this ({old.short_id}: {old.summary}); "
-                "reanchor or supersede it, or pass force to store both",
-                existing=old.id, similarity=round(duplicate.similarity, 2),
-            )
+        with self.store.locked():
+            if duplicate is None:
+                skip = {m.id, *ignore}
+                duplicate = assess(m, [x for x in self.store.changed_since(before) if x.id not in skip])[0]
+            if duplicate is not None and not force:
+                old = duplicate.memory
+                raise Duplicate(
+                    f"a memory on the same anchor already says this ({old.short_id}: {old.summary}); "
+                    "reanchor or supersede it, or pass force to store both",
+                    existing=old.id, similarity=round(duplicate.similarity, 2),
+                )
+            written = self.store.write(m)
         self._keep_snippets(bound)
-        return self.store.write(m)
+        return written
 
     def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:
         """The current memory `m` would duplicate (same anchor), and those it may contradict."""
@@ -204,39 +216,47 @@ class Tether:
 
     def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
         """Re-bind a memory to the code as it is now: the meaning survived the edit."""
-        mems, _ = self.memories()
-        m = self.store.get(ref, mems)
-        specs = list(anchors) or self._current_specs(m)
-        bound = self.bind_all(specs)
+        # placing anchors may sweep the repository: before the lock, redone only if re-anchored meanwhile
+        pre = self._live(ref)
+        bound = self.bind_all(list(anchors) or self._current_specs(pre))
+        with self.store.locked():  # read-modify-write: must not reopen a memory retired meanwhile
+            m = self._live(ref)
+            if m.anchors != pre.anchors and not anchors:
+                bound = self.bind_all(self._current_specs(m))
+            written = self.store.write(m.evolve(anchors=tuple(a for a, _ in bound), verified_at=now_iso()))
         self._keep_snippets(bound)
-        return self.store.write(m.evolve(anchors=tuple(a for a, _ in bound), verified_at=now_iso()))
+        return written
 
     def supersede(self, ref: str, body: str, reason: str | None = None, kind: str | None = None,
                   anchors: Iterable[str] = (), summary: str | None = None) -> tuple[Memory, Memory]:
         """A new version of a belief; the old one is closed and linked both ways, never deleted."""
         self.refuse_secrets(reason=reason)
-        mems, _ = self.memories()
-        old = self.store.get(ref, mems)
-        specs = list(anchors) or self._current_specs(old)
-        new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags,
-                            ignore=[old.id])
-        new = self.store.write(new.evolve(links={"supersedes": [old.id]}))
-        closed = old.evolve(
-            valid_to=new.valid_from,
-            links={**old.links, "superseded_by": [new.id]},
-            retired_reason=f"superseded: {reason}" if reason else "superseded",
-        )
-        return self.store.write(closed), new
+        # the slow parts (placing anchors, a cold search index) before the lock: others wait milliseconds
+        pre = self._live(ref)
+        specs = list(anchors) or self._current_specs(pre)
+        self.memindex.sync()
+        with self.store.locked():  # two agents superseding one memory at once: one wins, one conflicts
+            old = self._live(ref)
+            if old.anchors != pre.anchors and not anchors:
+                specs = self._current_specs(old)
+            # The successor is born with its `supersedes` link, so a crash before the old memory is
+            # closed below still leaves a consistent store: memories() treats the old one as closed.
+            new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags,
+                                ignore=[old.id], links={"supersedes": [old.id]})
+            closed = old.evolve(
+                valid_to=new.valid_from,
+                links={**old.links, "superseded_by": [new.id]},
+                retired_reason=f"superseded: {reason}" if reason else "superseded",
+            )
+            return self.store.write(closed), new
 
     def retire(self, ref: str, reason: str) -> Memory:
         if not reason or not reason.strip():
             raise InvalidInput("retire needs a reason")
         self.refuse_secrets(reason=reason)
-        mems, _ = self.memories()
-        m = self.store.get(ref, mems)
-        if not m.live:
-            raise Conflict(f"memory {m.short_id} is already closed")
-        return self.store.write(m.evolve(valid_to=now_iso(), retired_reason=reason.strip()[:MAX_SUMMARY_CHARS]))
+        with self.store.locked():
+            m = self._live(ref)
+            return self.store.write(m.evolve(valid_to=now_iso(), retired_reason=reason.strip()[:MAX_SUMMARY_CHARS]))
 
     def export(self) -> dict:
         """Every memory (closed ones too) as one portable JSON document."""
@@ -265,14 +285,15 @@ class Tether:
             except SecretDetected as e:
                 raise SecretDetected(f"memory #{n} in the export: {e.message}", **e.details) from None
             incoming.append(m)
-        existing = {m.id: m for m in self.store.load()[0]}
         counts = {"imported": 0, "replaced": 0, "skipped": 0}
-        for m in incoming:
-            if m.id in existing and not replace:
-                counts["skipped"] += 1
-                continue
-            counts["replaced" if m.id in existing else "imported"] += 1
-            self.store.write(m.evolve(filename=existing[m.id].filename if m.id in existing else None))
+        with self.store.locked():  # two imports of one export must not write each id twice
+            existing = {m.id: m for m in self.store.load()[0]}
+            for m in incoming:
+                if m.id in existing and not replace:
+                    counts["skipped"] += 1
+                    continue
+                counts["replaced" if m.id in existing else "imported"] += 1
+                self.store.write(m.evolve(filename=existing[m.id].filename if m.id in existing else None))
         return counts
 
     def reindex(self) -> dict:
@@ -302,6 +323,17 @@ class Tether:
             field=name.split()[0], rule=f.rule, line=f.line, column=f.column,
             findings=[{"field": n, "rule": x.rule, "line": x.line, "column": x.column} for n, x in found],
         )
+
+    def _live(self, ref: str) -> Memory:
+        """A current memory by id; a closed one (perhaps by a concurrent writer) is a Conflict."""
+        mems, _ = self.memories()
+        try:
+            return self.store.get(ref, mems)
+        except NotFound:
+            closed = self.store.get(ref, self.memories(include_closed=True)[0])  # not_found if truly absent
+            how = "superseded" if closed.links.get("superseded_by") or closed.live else "retired"
+            raise Conflict(f"memory {closed.short_id} is already closed ({how}): nothing was changed",
+                           id=closed.id) from None
 
     def _current_specs(self, m: Memory) -> list[str]:
         """Specs naming where each anchor of `m` is now; refuses anchors that cannot be placed."""
@@ -343,7 +375,8 @@ def _check_body(body: str) -> str:
     if not isinstance(body, str) or not body.strip():
         raise InvalidInput("memory text is empty")
     if len(body) > MAX_BODY_CHARS:
-        raise InvalidInput(f"memory text is {len(body)} characters; the limit is {MAX_BODY_CHARS}: keep one memory to one point")
+        raise InvalidInput(f"memory text is {len(body)} characters; the limit is {MAX_BODY_CHARS}: keep one memory to one point",
+                           field="body", limit=MAX_BODY_CHARS, size=len(body))
     return _encodable(body.replace("\r\n", "\n").strip(), "memory text")
 
 

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import memory as fmt
-from .errors import InvalidInput, NotFound, StoreCorrupt
+from .errors import Conflict, InvalidInput, NotFound, StoreCorrupt
 from .memory import Memory
 
+LOCK_TIMEOUT_S = 30.0
 GITIGNORE = "# maintained by tether: per-machine files never belong in git\n*.tmp\n.tmp-*\nlocal/\n"
 
 
@@ -29,6 +34,9 @@ class Store:
         self.root = root
         self.base = root / ".tether"
         self.dir = self.base / "memories"
+        self._mutex = threading.RLock()
+        self._lock_fd: int | None = None
+        self._depth = 0
 
     def ensure(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -38,9 +46,11 @@ class Store:
 
     def files(self) -> list[Path]:
         try:
-            return sorted(p for p in self.dir.iterdir() if p.suffix == ".md" and not p.name.startswith("."))
+            entries = list(self.dir.iterdir())
         except FileNotFoundError:
             return []
+        _sweep_temp(p for p in entries if p.name.startswith(".tmp-"))
+        return sorted(p for p in entries if p.suffix == ".md" and not p.name.startswith("."))
 
     def load(self) -> tuple[list[Memory], list[Quarantined]]:
         """Every memory that parses, and every file that does not."""
@@ -67,9 +77,59 @@ class Store:
     def write(self, m: Memory) -> Memory:
         """Write (or overwrite in place) one memory atomically; returns it with its filename."""
         self.ensure()
-        rel = m.filename or f".tether/memories/{fmt.slug(m.summary)}--{m.short_id}.md"
+        rel = m.filename
+        if rel is None:
+            rel = f".tether/memories/{fmt.slug(m.summary)}--{m.short_id}.md"
+            if (self.root / rel).exists():  # same slug, same 8 hex digits: the full id keeps both
+                rel = f".tether/memories/{fmt.slug(m.summary)}--{m.id}.md"
         _atomic_write(self.root / rel, fmt.dumps(m))
         return m.evolve(filename=rel)
+
+    def snapshot(self) -> dict[str, tuple[int, int, int]]:
+        """Name -> (inode, size, mtime) of every memory file: every tether write renames a fresh
+        temp file into place, so a new inode marks a write even within one timestamp tick."""
+        out = {}
+        try:
+            with os.scandir(self.dir) as it:
+                for e in it:
+                    if e.name.endswith(".md") and not e.name.startswith("."):
+                        try:
+                            st = e.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+                        out[e.name] = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except FileNotFoundError:
+            pass
+        return out
+
+    def changed_since(self, before: dict[str, tuple[int, int, int]]) -> list[Memory]:
+        """The memories in files created or rewritten since `before` (unparseable ones left out)."""
+        out = []
+        for name, sig in self.snapshot().items():
+            if before.get(name) != sig:
+                try:
+                    out.append(fmt.loads((self.dir / name).read_bytes(), f".tether/memories/{name}"))
+                except (OSError, StoreCorrupt):
+                    continue
+        return out
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store's write lock: a read-check-write (the duplicate check, supersede, retire)
+        must not interleave with another process's, or eight agents storing the same fact store
+        it eight times. Re-entrant within a process; the kernel drops it if the holder dies."""
+        with self._mutex:
+            if self._depth == 0:
+                self.ensure()
+                self._lock_fd = _lock_dir(self.dir)
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and self._lock_fd is not None:
+                    os.close(self._lock_fd)  # closing the descriptor releases the flock
+                    self._lock_fd = None
 
     def get(self, ref: str, memories: list[Memory] | None = None) -> Memory:
         """A memory by full id or unique id prefix (at least 4 characters)."""
@@ -83,6 +143,52 @@ class Store:
         if len(hits) > 1:
             raise InvalidInput(f"id prefix {ref!r} is ambiguous", candidates=[m.id for m in hits])
         return hits[0]
+
+
+def _lock_dir(path: Path) -> int | None:
+    """An exclusive flock on the memories directory itself (no lock file to commit or clean up).
+    None where advisory locks do not exist or the filesystem refuses them on a directory (Windows,
+    some NFS mounts): writes stay atomic there, only the duplicate check may race."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    deadline = time.monotonic() + LOCK_TIMEOUT_S
+    delay = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise Conflict(f"another tether process has held the memory store's write lock for "
+                               f"{LOCK_TIMEOUT_S:.0f} s; nothing was stored, try again") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)  # short polls: a write holds the lock for milliseconds
+        except OSError:
+            os.close(fd)
+            return None
+
+
+TEMP_MAX_AGE_S = 3600.0
+
+
+def _sweep_temp(paths) -> None:
+    """Temp files a killed writer left behind (never memories: those are renamed into place whole).
+    An hour old means no live writer owns them."""
+    import time
+
+    for p in paths:
+        try:
+            if time.time() - p.stat().st_mtime > TEMP_MAX_AGE_S:
+                p.unlink()
+        except OSError:
+            pass
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

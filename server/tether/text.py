@@ -65,6 +65,8 @@ def stem(word: str) -> str:
         if w.endswith(suffix):
             if suffix == "s" and w.endswith(_NO_STRIP_S):
                 break
+            if suffix == "es" and not w[:-2].endswith(("s", "x", "z", "ch", "sh")):
+                continue  # distances -> distance (then -ance), not distanc; boxes -> box
             cut = w[: len(w) - len(suffix)] + repl
             if len(cut) >= 3:
                 w = cut

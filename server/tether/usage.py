@@ -3,6 +3,17 @@
 One line per event in `state_dir(root)/usage.jsonl`, never committed. Lines are small and written
 with a single O_APPEND write, so concurrent hooks and the MCP server never interleave them. The
 reader skips lines it cannot parse: a torn or hand-edited line loses one event, not the log.
+
+Format (compact JSON, one object a line; absent keys mean "not applicable"):
+    {"ts": 1717171717.123, "event": "recall" | "push" | "credit", "ids": [memory ids],
+     "session": str | null,      # hook: Claude Code's session id; MCP: one id per server process; CLI: null
+     "tokens": int,              # recall: tokens served (meta.tokens.used); push: tokens injected
+     "replaced": int, "files": int,  # recall: the receipt (receipts.py): tokens and files it replaced
+     "prompt_id": str}           # hooks: the prompt the event belongs to
+Bounded growth: once the log passes MAX_BYTES, the writer that notices folds it into running
+totals (`usage-summary.json`, ledger.py) and starts a fresh log, so totals survive and the state
+dir stays under a few MB. Appenders hold a shared lock on `usage.lock`, the folder an exclusive
+one, so no event is lost to the switch (no locking where fcntl is missing: a rare lost event).
 """
 
 from __future__ import annotations
@@ -10,14 +21,22 @@ from __future__ import annotations
 import json
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from .paths import state_dir
 
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; see the module docstring
+    fcntl = None  # type: ignore[assignment]
+
 EVENTS = ("credit", "push", "recall")
 FILENAME = "usage.jsonl"
+LOCKNAME = "usage.lock"
+MAX_BYTES = 4 << 20  # about 15,000 recalls: folding it takes tens of milliseconds, once in that many
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +47,8 @@ class UsageEvent:
     session: str | None = None
     tokens: int | None = None
     prompt_id: str | None = None
+    replaced: int | None = None
+    files: int | None = None
 
 
 def log_path(root: Path) -> Path:
@@ -41,18 +62,53 @@ def record(
     session: str | None = None,
     tokens: int | None = None,
     prompt_id: str | None = None,
+    replaced: int | None = None,
+    files: int | None = None,
 ) -> UsageEvent:
     """Append one event; raises OSError if the state dir cannot be written (callers decide)."""
     if event not in EVENTS:
         raise ValueError(f"unknown usage event {event!r}")
-    e = UsageEvent(round(time.time(), 3), event, tuple(dict.fromkeys(ids)), session, tokens, prompt_id)
+    e = UsageEvent(round(time.time(), 3), event, tuple(dict.fromkeys(ids)), session, tokens, prompt_id, replaced, files)
     line = {"ts": e.ts, "event": e.event, "ids": list(e.ids), "session": e.session}
-    if tokens is not None:
-        line["tokens"] = tokens
-    if prompt_id is not None:
-        line["prompt_id"] = prompt_id
-    append_jsonl(log_path(root), line)
+    for key in ("tokens", "prompt_id", "replaced", "files"):
+        if getattr(e, key) is not None:
+            line[key] = getattr(e, key)
+    with locked(root):
+        size = append_jsonl(log_path(root), line)
+    if size > MAX_BYTES:
+        from .ledger import compact
+
+        try:
+            compact(root)
+        except OSError:
+            pass  # the event is written; folding is retried by the next writer
     return e
+
+
+@contextmanager
+def locked(root: Path, exclusive: bool = False, wait: bool = True) -> Iterator[bool]:
+    """Hold `usage.lock` (shared: appenders and readers; exclusive: the folder). Yields False when
+    `wait` is off and another holder has it."""
+    path = state_dir(root) / LOCKNAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield True  # no state dir to lock: a reader reads what exists, a writer fails on its own write
+        return
+    try:
+        if fcntl is None:
+            yield True
+            return
+        mode = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB)
+        try:
+            fcntl.flock(fd, mode)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def read(root: Path) -> list[UsageEvent]:
@@ -62,7 +118,7 @@ def read(root: Path) -> list[UsageEvent]:
 def iter_events(path: Path) -> Iterator[UsageEvent]:
     try:
         f = open(path, encoding="utf-8", errors="replace")
-    except FileNotFoundError:
+    except OSError:  # missing, or no state dir at all: nothing logged
         return
     with f:
         for line in f:
@@ -84,17 +140,25 @@ def _parse(line: str) -> UsageEvent | None:
         d["event"],
         tuple(i for i in d["ids"] if isinstance(i, str)),
         d.get("session") if isinstance(d.get("session"), str) else None,
-        tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None,
+        _int(tokens),
         d.get("prompt_id") if isinstance(d.get("prompt_id"), str) else None,
+        _int(d.get("replaced")),
+        _int(d.get("files")),
     )
 
 
-def append_jsonl(path: Path, obj: dict) -> None:
-    """One line, one write(2) with O_APPEND: safe against concurrent appenders on one machine."""
+def _int(v: object) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
+def append_jsonl(path: Path, obj: dict) -> int:
+    """One line, one write(2) with O_APPEND: safe against concurrent appenders on one machine.
+    Returns the file's size after the write."""
     data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         os.write(fd, data)
+        return os.fstat(fd).st_size
     finally:
         os.close(fd)

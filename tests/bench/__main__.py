@@ -28,6 +28,8 @@ BENCHMARKS = [
     "recall_quality",
     "recall_latency",
     "push_floor",
+    "token_receipts",
+    "reliability",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")

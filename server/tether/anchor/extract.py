@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from .languages import language_for
+import os
+from dataclasses import replace
+
+from .config import CONFIG_KINDS, LOCK_FILES, extract_keys
+from .languages import Language, language_for, language_for_script, language_named
 from .markdown import extract_sections
-from .model import FileFacts
+from .model import FileFacts, Symbol
 from .normalize import digest, information_bits
-from .symbols import disambiguate, extract_symbols
+from .symbols import _parser, _query, disambiguate, extract_symbols
 
 CONTENT_PREFIX = "c1:"
+CONFIG_KIND_NAMES = frozenset(CONFIG_KINDS.values())
 MAX_PARSE_BYTES = 1_000_000
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
 
@@ -23,9 +28,13 @@ def is_binary(data: bytes) -> bool:
 
 
 def kind_of(path: str) -> str | None:
-    """The parser a path gets: a language name, "markdown", or None (file anchors only)."""
-    if path.lower().endswith(MARKDOWN_EXTENSIONS):
+    """The parser a path gets: a language name, "markdown", "json"/"yaml"/"toml", or None (file only)."""
+    low = path.lower()
+    if low.endswith(MARKDOWN_EXTENSIONS):
         return "markdown"
+    conf = CONFIG_KINDS.get(os.path.splitext(low)[1])
+    if conf:
+        return conf
     lang = language_for(path)
     return lang.name if lang else None
 
@@ -35,6 +44,9 @@ def analyze(path: str, data: bytes) -> FileFacts:
     h = content_hash(data)
     bits = file_entropy(data)
     kind = kind_of(path)
+    script = language_for_script(data) if kind is None and data[:2] == b"#!" else None
+    if script is not None:
+        kind = script.name  # an extensionless script (`bin/deploy`) read by its `#!` line
     if kind is None:
         return FileFacts(None, h, len(data), (), bits, "unsupported")
     if is_binary(data):
@@ -47,11 +59,49 @@ def analyze(path: str, data: bytes) -> FileFacts:
         return FileFacts(kind, h, len(data), (), bits, "encoding")
     if kind == "markdown":
         symbols = disambiguate(extract_sections(text))
+    elif kind in CONFIG_KIND_NAMES:
+        from .config_formats import Malformed, parse
+
+        if os.path.basename(path) in LOCK_FILES:
+            return FileFacts(kind, h, len(data), (), bits, "generated")
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        try:
+            roots = parse(kind, data[bom:])
+        except Malformed:
+            # key anchors are refused with `malformed_file`; the whole-file anchor still works
+            return FileFacts(kind, h, len(data), (), bits, "syntax")
+        symbols = extract_keys(roots, data, bom)
     else:
-        lang = language_for(path)
+        lang = language_for(path) or script
         assert lang is not None
-        symbols = extract_symbols(lang, data)
+        symbols = embedded_symbols(lang, data) if lang.embedded else extract_symbols(lang, data)
     return FileFacts(kind, h, len(data), tuple(symbols), bits)
+
+
+def embedded_symbols(host: Language, data: bytes) -> list[Symbol]:
+    """Symbols of the code blocks a host file embeds (Vue/Svelte `<script>`), at host offsets.
+
+    Each block is extracted as a file of its own language, so a function hashes the same in a
+    `.vue` script as in a `.ts` file: moving it between them is followed.
+    """
+    from tree_sitter import QueryCursor
+
+    assert host.embedded is not None
+    tree = _parser(host.grammar).parse(data)
+    out: list[Symbol] = []
+    for _, caps in QueryCursor(_query(host)).matches(tree.root_node):
+        for block in caps.get("embedded", ()):
+            inner = language_named(host.embedded(block) or "")
+            if inner is None:
+                continue  # a language we do not parse (`lang="coffee"`): file-level only
+            rows, offset = block.start_point[0], block.start_byte
+            for s in extract_symbols(inner, data[block.start_byte : block.end_byte]):
+                out.append(replace(
+                    s, start_line=s.start_line + rows, end_line=s.end_line + rows,
+                    start_byte=s.start_byte + offset, end_byte=s.end_byte + offset,
+                ))
+    out.sort(key=lambda s: (s.start_byte, -s.end_byte))
+    return disambiguate(out)
 
 
 def analyze_path(abspath: str, relpath: str) -> FileFacts:

@@ -6,11 +6,14 @@ Query capture names (see queries/README.md):
   @params             parameter list: the discriminator @receiver  Go-style receiver type: a qualname prefix
   @scope              a container that is not itself a symbol (Rust impl): prefixes names inside
   @scope.name         the container's name               @scope.trait  trait/interface it implements
+  @body               a sibling hashed with the definition @embedded  another language's code block (Vue <script>)
 """
 
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -30,6 +33,11 @@ class Language:
     filenames: tuple[str, ...] = ()
     # Node types emitted as their children only (grouping that the tree shape already encodes).
     transparent: frozenset[str] = frozenset({"parenthesized_expression"})
+    # Node types that are grouping only around one expression: Swift `(x)` is `x`, `(a, b)` a tuple.
+    transparent_single: frozenset[str] = frozenset()
+    # Node types hashed as one leaf of their source text: the grammar keeps part of that text in
+    # no node (Kotlin `'c'`, a C# `{x:N2}` format), so walking their children would lose it.
+    opaque: frozenset[str] = frozenset()
     # Node types left out of the hash entirely, beyond comments.
     skip: frozenset[str] = frozenset()
     # Wrapper node types whose whole source belongs to the definition inside (decorators).
@@ -63,6 +71,29 @@ class Language:
     class_kinds: frozenset[str] = field(
         default=frozenset({"class", "struct", "interface", "enum", "trait", "impl", "object", "module"})
     )
+    # Separators of a name spelled as a path (C++ `ns::Foo::bar`, Ruby `Foo::Bar`, a Lua receiver
+    # `M.sub`): the captured name is split there into qualified-name segments (still one hole).
+    path_separators: tuple[str, ...] = ()
+    # The quote whose literals are raw, no escapes and no interpolation (Ruby and PHP `'`): a literal
+    # holding `\`, `$` or `#{` keeps its quote in the hash, since there quote style changes meaning.
+    raw_quote: str | None = None
+    # Discriminator is the arity `/N` (the @params node's named children), as Elixir spells `fun/2`.
+    arity: bool = False
+    # Consecutive sibling definitions of one name and discriminator are one symbol, hashed together
+    # in order: Elixir clauses and Haskell equations (with their `@spec` / type signature).
+    merge_clauses: bool = False
+    # Anonymous tokens dropped as layout, when a language has more than the common ones (OCaml `|`
+    # before a first match case, `;;`).
+    punctuation: frozenset[str] = PUNCTUATION
+    # Prefixes of leaf node types whose text case means nothing (`keyword_` is every SQL keyword;
+    # `identifier`, unquoted names). A leaf starting with a quote keeps its case: `"Name"` is not `"name"`.
+    caseless: tuple[str, ...] = ()
+    # Hosts of another language's code (Vue/Svelte `<script>`): given a block the query captured as
+    # @embedded, the name of the language that parses it. Symbols come from that language, with
+    # offsets and lines shifted into the host file.
+    embedded: Callable[[object], str | None] | None = None
+    # Interpreters whose `#!` line makes an extensionless file this language (`#!/usr/bin/env bash`).
+    interpreters: tuple[str, ...] = ()
 
 
 _JS_COMMON = dict(
@@ -79,6 +110,19 @@ _TS_COMMON = dict(
     class_kinds=frozenset({"class", "interface", "enum", "type"}),
     bare_param_nodes=("formal_parameters", "required_parameter"),
 )
+
+_SCRIPT_LANGUAGES = {"ts": "typescript", "typescript": "typescript", "tsx": "tsx", "js": "javascript", "jsx": "javascript"}
+
+
+def _script_language(block) -> str | None:
+    """The language of a Vue/Svelte `<script>` block from its `lang` attribute: JavaScript if none."""
+    tag = block.prev_named_sibling
+    for attr in tag.named_children if tag is not None and tag.type == "start_tag" else ():
+        if attr.named_child_count == 2 and attr.named_children[0].text == b"lang":
+            value = (attr.named_children[1].text or b"").strip(b"\"'").decode("utf-8", "replace")
+            return _SCRIPT_LANGUAGES.get(value.lower())  # `lang="coffee"`: not parsed
+    return "javascript"
+
 
 LANGUAGES: tuple[Language, ...] = (
     Language(
@@ -116,6 +160,160 @@ LANGUAGES: tuple[Language, ...] = (
         wrappers=frozenset({"field_declaration", "constant_declaration"}),
         class_kinds=frozenset({"class", "interface", "enum", "record"}),
     ),
+    # --- Bash, Elixir, Dart, Zig, Haskell, OCaml, GDScript, SQL, Vue/Svelte -----------------------
+    # `function f {` is `f() {`: the keyword is spelling only.
+    Language(
+        "bash",
+        "bash",
+        (".sh", ".bash"),
+        filenames=(".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"),
+        interpreters=("bash", "sh"),
+        punctuation=PUNCTUATION | {"function"},
+    ),
+    # Functions are functions even in a module; `fun/2` and its clauses: see queries/elixir.scm.
+    Language(
+        "elixir",
+        "elixir",
+        (".ex", ".exs"),
+        arity=True,
+        merge_clauses=True,
+        transparent=frozenset({"block"}),  # `(a + b)`: the grouping is in the tree already
+        class_kinds=frozenset(),
+    ),
+    # `$x` is `${x}` in a string.
+    Language(
+        "dart",
+        "dart",
+        (".dart",),
+        wrappers=frozenset(
+            {"method_signature", "declaration", "initialized_identifier_list", "static_final_declaration_list"}
+        ),
+        disc_keywords=frozenset({"get", "set"}),
+        aliases=(("identifier_dollar_escaped", "identifier"),),
+        class_kinds=frozenset({"class", "mixin", "extension", "enum"}),
+    ),
+    # This grammar's string node keeps its text out of child nodes: hash it as a literal. It wraps
+    # every operand in ErrorUnionExpr > SuffixExpr, so `(x)` is two wrappers more than `x`.
+    Language(
+        "zig",
+        "zig",
+        (".zig",),
+        string_nodes=frozenset({"STRINGLITERALSINGLE"}),
+        transparent=frozenset({"GroupedExpr"}),
+        transparent_single=frozenset({"ErrorUnionExpr", "SuffixExpr"}),
+    ),
+    # Equations and signature are one function; `(f x)` grouping is in the tree already; Haddock
+    # comments (`-- |`) are comments.
+    Language(
+        "haskell",
+        "haskell",
+        (".hs",),
+        merge_clauses=True,
+        transparent=frozenset({"parens"}),
+        skip=frozenset({"haddock"}),
+        class_kinds=frozenset({"class", "impl"}),
+    ),
+    # ocamlformat adds or drops the `|` before a first case and turns `( )` into `begin end`.
+    Language(
+        "ocaml",
+        "ocaml",
+        (".ml",),
+        wrappers=frozenset(
+            {"value_definition", "type_definition", "module_definition", "class_definition", "class_type_definition"}
+        ),
+        punctuation=PUNCTUATION | {"|", ";;", "begin", "end"},
+        class_kinds=frozenset({"class"}),
+    ),
+    Language(
+        "ocaml_interface",
+        "ocaml_interface",
+        (".mli",),
+        wrappers=frozenset({"type_definition", "module_definition", "class_definition", "class_type_definition"}),
+        punctuation=PUNCTUATION | {"|", ";;", "begin", "end"},
+        class_kinds=frozenset({"class"}),
+    ),
+    # A script is a class: its functions are methods.
+    Language("gdscript", "gdscript", (".gd",), class_kinds=frozenset({"class", "impl"})),
+    # `SELECT` is `select`, `Invoices` is `invoices` (unquoted names fold); `/* */` is "marginalia".
+    Language("sql", "sql", (".sql",), caseless=("keyword_", "identifier"), skip=frozenset({"marginalia"})),
+    Language("vue", "vue", (".vue",), embedded=_script_language),
+    Language("svelte", "svelte", (".svelte",), embedded=_script_language),
+    # --- end of Bash ... Vue/Svelte ------------------------------------------------------------------
+    # -- C family, Ruby, PHP, Kotlin, Swift, Scala, Lua (queries/<name>.scm tells their story) --
+    # A typedef or `template <...>` wraps what it declares; a declaration wraps its one variable.
+    Language("c", "c", (".c",), wrappers=frozenset({"type_definition", "declaration"})),
+    # `.h` is C++: C headers are written to compile as C++ (`extern "C"`), C++ headers break C.
+    Language(
+        "cpp",
+        "cpp",
+        (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".h", ".ipp", ".tpp"),
+        wrappers=frozenset({"type_definition", "declaration", "template_declaration"}),
+        path_separators=("::",),
+        # a function in a namespace is still a function
+        class_kinds=frozenset({"class", "struct", "union"}),
+    ),
+    Language(
+        "ruby",
+        "ruby",
+        (".rb", ".rake", ".gemspec", ".ru"),
+        filenames=("Rakefile", "Gemfile", "Guardfile", "Capfile", "Vagrantfile", "Brewfile", "Podfile", "Fastfile"),
+        transparent=frozenset({"parenthesized_statements"}),
+        wrappers=frozenset({"argument_list", "call"}),
+        path_separators=("::",),
+        raw_quote="'",
+        # `{ |x| ... }` and `do |x| ... end` are one block (RuboCop swaps them by line count); where a
+        # block binds is the tree's shape. `do`, `then`, `end` only close what the tree already closes.
+        aliases=(("do_block", "block"), ("block_body", "body_statement")),
+        punctuation=PUNCTUATION | {"do", "then", "end"},
+    ),
+    Language(
+        "csharp",
+        "csharp",
+        (".cs",),
+        wrappers=frozenset({"field_declaration", "variable_declaration"}),
+        disc_keywords=frozenset({"~"}),
+        opaque=frozenset({"interpolation_format_clause"}),
+        class_kinds=frozenset({"class", "struct", "interface", "enum", "record"}),
+    ),
+    Language(
+        "php",
+        "php",
+        (".php", ".phtml"),
+        wrappers=frozenset({"const_declaration", "property_declaration"}),
+        # "..." is a literal as much as '...': quote style is cosmetic unless `\`/`$` make it count
+        string_nodes=frozenset({"string", "encapsed_string"}),
+        raw_quote="'",
+        # `array(1, 2)` is `[1, 2]` and `list($a, $b)` is `[$a, $b]` (php-cs-fixer rewrites both)
+        punctuation=PUNCTUATION | {"array", "list"},
+        class_kinds=frozenset({"class", "interface", "trait", "enum"}),
+    ),
+    # an extension function (`fun String.shout()`) is a function, though named through its receiver
+    Language(
+        "kotlin",
+        "kotlin",
+        (".kt", ".kts"),
+        opaque=frozenset({"character_literal"}),
+        class_kinds=frozenset({"class", "interface", "enum", "object", "impl"}),
+    ),
+    Language("swift", "swift", (".swift",), transparent_single=frozenset({"tuple_expression"})),
+    Language(
+        "scala",
+        "scala",
+        (".scala", ".sc"),
+        disc_keywords=frozenset({"class", "object", "trait"}),
+        # the grammar keeps no node for the text between interpolations: read it as a literal
+        string_nodes=frozenset({"string", "interpolated_string"}),
+    ),
+    # `local x = function` is one definition with its `local`; a `;` is a separator, never a statement
+    Language(
+        "lua",
+        "lua",
+        (".lua",),
+        path_separators=(".",),
+        wrappers=frozenset({"variable_declaration"}),
+        skip=frozenset({"empty_statement"}),
+        class_kinds=frozenset(),
+    ),
 )
 
 _BY_EXT = {ext: lang for lang in LANGUAGES for ext in lang.extensions}
@@ -129,6 +327,16 @@ def language_for(path: str) -> Language | None:
     if base in _BY_FILENAME:
         return _BY_FILENAME[base]
     return _BY_EXT.get(os.path.splitext(base)[1].lower())
+
+
+_BY_INTERPRETER = {i: lang for lang in LANGUAGES for i in lang.interpreters}
+_SHEBANG = re.compile(rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?([\w.+-]+)")
+
+
+def language_for_script(data: bytes) -> Language | None:
+    """The language a `#!` line names (`#!/bin/bash`, `#!/usr/bin/env -S bash -e`); None if none."""
+    m = _SHEBANG.match(data)
+    return _BY_INTERPRETER.get(m.group(1).decode("ascii", "replace")) if m else None
 
 
 def language_named(name: str) -> Language | None:

@@ -12,20 +12,16 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from functools import cache
 
-from .languages import PUNCTUATION, Language
+from .languages import Language
 
 TREE_PREFIX = "t1:"
 OPEN = b"\x01"
 CLOSE = b"\x02"
 HOLE = b"\x03"  # stands in for the symbol's own name (and Go receiver), so renames keep the hash
 SEP = b"\x1f"
-
-_open_tokens: dict[str, bytes] = {}
-_anon_tokens: dict[str, bytes] = {}
-_leaf_prefix: dict[str, bytes] = {}
-
 
 def digest(prefix: str, data: bytes) -> str:
     return prefix + hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -37,6 +33,7 @@ SEPARATORS = frozenset({",", ":"})
 
 
 _DOC_TYPES = frozenset({"string", "concatenated_string", "expression_statement"})
+_DOC_OWNERS = ("function_definition", "class_definition")
 
 
 def _is_docstring(node) -> bool:
@@ -49,7 +46,7 @@ def _is_docstring(node) -> bool:
     ):
         return False
     owner = parent.parent
-    if owner is None or owner.type not in ("function_definition", "class_definition"):
+    if owner is None or owner.type not in _DOC_OWNERS:
         return False
     prev = node.prev_named_sibling
     while prev is not None and prev.type == "comment":
@@ -57,112 +54,177 @@ def _is_docstring(node) -> bool:
     return prev is None
 
 
-def token_stream(root, lang: Language, marks: set[int]) -> tuple[list[bytes], dict[int, tuple[int, int]]]:
-    """Normalized tokens of `root`'s subtree and the token span of every node id in `marks`."""
-    toks: list[bytes] = []
-    spans: dict[int, tuple[int, int]] = {}
-    frames: list[tuple[int, bool, int]] = []  # (marked node id or -1, emits close, span start)
-    transparent, skip, quote_leaves = lang.transparent, lang.skip, lang.quote_leaves
-    bare_fields, docstrings = lang.bare_param_fields, lang.docstrings
-    bare_open = [OPEN + n.encode() for n in lang.bare_param_nodes]
-    layout_text, comment_holders = lang.layout_text, lang.comment_holders
-    string_nodes, aliases = lang.string_nodes, dict(lang.aliases)
-    # per depth: no operand since the opening bracket or the last separator (comments aside)
-    slots: list[bool] = [True]
-    cursor = root.walk()
+# -- the walk ----------------------------------------------------------------------------------------
+# The walk is the cold index's hot loop: millions of nodes per repository. What it does with a node
+# depends almost only on the node's kind, and a kind id (`node.kind_id`, the public grammar symbol)
+# always names one type, named or anonymous (checked over 10M nodes of every grammar). So the rules
+# are worked out once per kind, from the type's name, in `_Kind`, instead of per node from
+# `node.type` strings. A rule that needs the node itself (its parent, children, text) goes in
+# `_special` and its types are marked `_SPECIAL`; the walk sends only those nodes there.
+_ANON, _DROP, _TRANSPARENT, _NAMED, _LEAF, _SPECIAL = range(6)
 
-    def enter(node) -> bool:
-        nid = node.id
-        mark = nid if nid in marks else -1
-        start = len(toks)
-        t = node.type
-        slot = slots[-1]
-        if node.is_named:
-            slots[-1] = slot and ("comment" in t or t in skip)
+
+class _Kind:
+    """How the walk treats every node of one kind in one language."""
+
+    __slots__ = ("alias", "code", "generic", "name", "plain", "prefix", "sep", "token")
+
+    def __init__(self, lang: Language, name: str, named: bool) -> None:
+        self.name = name
+        if not named:  # anonymous: a keyword or operator, or punctuation (a separator may count)
+            self.code = _ANON
+            self.token = None if name in lang.punctuation else name.encode()
+            self.sep = name.encode() if name in lang.punctuation and name in SEPARATORS else None
+            return
+        alias = self.alias = dict(lang.aliases).get(name, name)
+        self.token = OPEN + alias.encode()
+        self.prefix = alias.encode() + b"="
+        self.plain = not (
+            any(n in alias for n in _NUMERIC)
+            or alias in lang.quote_leaves
+            or (lang.caseless and alias.startswith(lang.caseless))
+            or alias in lang.layout_text
+        )
+        self.generic = _LEAF if alias in lang.opaque else _NAMED  # _NAMED: a leaf if it has no children
+        if "comment" in name or name in lang.skip:
+            self.code = _DROP
+        elif (
+            (lang.docstrings and name in _DOC_TYPES)
+            or name in lang.comment_holders
+            or name in lang.transparent_single
+            or name in lang.string_nodes
+        ):
+            self.code = _SPECIAL
+        elif name in lang.transparent:
+            self.code = _TRANSPARENT
         else:
-            slots[-1] = t in PUNCTUATION
-            if t not in PUNCTUATION or (slot and t in SEPARATORS):
-                tok = _anon_tokens.get(t)
-                if tok is None:
-                    tok = _anon_tokens[t] = t.encode()
-                toks.append(tok)
-            frames.append((mark, False, start))
-            return False
-        if "comment" in t or t in skip or (docstrings and t in _DOC_TYPES and _is_docstring(node)):
-            frames.append((mark, False, start))
-            return False
-        if t in comment_holders and all("comment" in c.type or c.type in PUNCTUATION for c in node.children):
-            frames.append((mark, False, start))
-            return False
-        if t in transparent:
-            frames.append((mark, False, start))
-            return True
-        if t in string_nodes:
-            literal = string_tokens(node, lang)
-            if literal is not None:
-                toks.extend(literal)
-                frames.append((mark, False, start))
-                return False
-        t = aliases.get(t, t)
-        if node.child_count == 0:
-            # JS `x => x` is `(x) => x` after prettier: a bare parameter reads as a parameter list
-            wrap = bool(bare_fields) and cursor.field_name in bare_fields
-            if wrap:
-                toks.extend(bare_open)
-            prefix = _leaf_prefix.get(t)
-            if prefix is None:
-                prefix = _leaf_prefix[t] = t.encode() + b"="
-            text = node.text or b""
-            if any(n in t for n in _NUMERIC):
-                text = text.lower()  # 0xD800 is 0xd800, 1E5 is 1e5: formatters change the case
-            elif t in quote_leaves:
-                text = text.strip(b"\"'").lower()
-            elif t in layout_text:
-                text = jsx_text(text)
-                if not text:
-                    frames.append((mark, False, start))
-                    return False
-            toks.append(prefix + text)
-            if wrap:
-                toks.extend([CLOSE] * len(bare_open))
-            frames.append((mark, False, start))
-            return False
-        tok = _open_tokens.get(t)
-        if tok is None:
-            tok = _open_tokens[t] = OPEN + t.encode()
-        toks.append(tok)
-        frames.append((mark, True, start))
-        return True
+            self.code = self.generic
 
-    def leave() -> None:
-        mark, close, start = frames.pop()
-        if close:
-            toks.append(CLOSE)
+
+@cache
+def _kinds(lang: Language) -> dict[int, _Kind]:
+    return {}  # filled as kinds are met: a grammar has hundreds, a file uses a few dozen
+
+
+def token_stream(root, lang: Language, marks: Collection[int]) -> tuple[list[bytes], dict[int, tuple[int, int]]]:
+    """Normalized tokens of `root`'s subtree and the token span of every node id in `marks`."""
+    kinds = _kinds(lang)
+    # leaf text sliced from the root's text: `node.text` costs a memoryview per leaf
+    src, base = root.text or b"", root.start_byte
+    bare_fields = lang.bare_param_fields
+    bare_open = [OPEN + n.encode() for n in lang.bare_param_nodes]
+    bare_close = [CLOSE] * len(bare_open)
+    toks: list[bytes] = []
+    append = toks.append
+    spans: dict[int, tuple[int, int]] = {}
+    # the nodes the walk is inside, outermost first: (type, emits a close, marked id or -1, span start)
+    frames: list[tuple[str, bool, int, int]] = []
+    # no operand yet since the opening bracket or the last separator, at this depth (comments aside);
+    # a named node that is not a comment always ends the slot, so a level left behind has none open
+    slot = True
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        kid = node.kind_id
+        try:
+            k = kinds[kid]
+        except KeyError:
+            k = kinds[kid] = _Kind(lang, node.type, node.is_named)
+        mark = node.id if marks and node.id in marks else -1
+        start = len(toks)
+        code = k.code
+        if code == _ANON:
+            if k.token is not None:
+                append(k.token)
+                slot = False
+            else:
+                if slot and k.sep is not None:
+                    append(k.sep)
+                slot = True
+        elif code != _DROP:
+            slot = False
+            if code == _SPECIAL:
+                code = _special(node, k, lang, frames, toks)
+            if code == _NAMED:
+                if cursor.goto_first_child():
+                    frames.append((k.name, True, mark, start))
+                    append(k.token)
+                    slot = True
+                    continue
+                code = _LEAF
+            if code == _LEAF:
+                # JS `x => x` is `(x) => x` after prettier: a bare parameter reads as a parameter list
+                wrap = bare_fields and cursor.field_name in bare_fields
+                if wrap:
+                    toks.extend(bare_open)
+                text = src[node.start_byte - base : node.end_byte - base]
+                if not k.plain:
+                    text = _leaf_text(lang, k.alias, text)
+                if text is not None:
+                    append(k.prefix + text)
+                    if wrap:
+                        toks.extend(bare_close)
+            elif code == _TRANSPARENT and cursor.goto_first_child():
+                frames.append((k.name, False, mark, start))
+                slot = True
+                continue
         if mark != -1:
             spans[mark] = (start, len(toks))
-
-    depth = 0
-    descend = enter(cursor.node)
-    while True:
-        if descend and cursor.goto_first_child():
-            depth += 1
-            slots.append(True)
-            descend = enter(cursor.node)
-            continue
-        while True:
-            leave()
-            if depth == 0:
+        while not cursor.goto_next_sibling():
+            if not frames:
                 return toks, spans
-            if cursor.goto_next_sibling():
-                descend = enter(cursor.node)
-                break
             cursor.goto_parent()
-            slots.pop()
-            depth -= 1
+            _, close, mark, start = frames.pop()
+            if close:
+                append(CLOSE)
+            if mark != -1:
+                spans[mark] = (start, len(toks))
+            slot = False
+
+
+def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) -> int:
+    """The rules that look at the node, not only its kind: what it is, or _DROP once emitted."""
+    t = k.name
+    if lang.docstrings and t in _DOC_TYPES and _docstring(node, frames):
+        return _DROP
+    if t in lang.comment_holders and all("comment" in c.type or c.type in lang.punctuation for c in node.children):
+        return _DROP
+    if t in lang.transparent or (t in lang.transparent_single and node.named_child_count == 1):
+        return _TRANSPARENT
+    if t in lang.string_nodes:
+        literal = string_tokens(node, lang)
+        if literal is not None:
+            toks.extend(literal)
+            return _DROP
+    return k.generic
+
+
+def _docstring(node, frames: list) -> bool:
+    """`_is_docstring`, most candidates refused from the frames: `node.parent` is a walk down from
+    the tree's root in tree-sitter >= 0.22, and every Python expression statement is a candidate."""
+    if frames and frames[-1][0] != "block":
+        return False
+    if len(frames) > 1 and frames[-2][0] not in _DOC_OWNERS:
+        return False
+    return _is_docstring(node)
+
+
+def _leaf_text(lang: Language, t: str, text: bytes) -> bytes | None:
+    """A leaf's text as hashed, for the kinds whose text is not kept as is; None: layout only."""
+    if any(n in t for n in _NUMERIC):
+        return text.lower()  # 0xD800 is 0xd800, 1E5 is 1e5: formatters change the case
+    if t in lang.quote_leaves:
+        return text.strip(b"\"'").lower()
+    if lang.caseless and t.startswith(lang.caseless) and text[:1] not in b"\"'`[":
+        return text.lower()  # SQL `select` is `SELECT`; a quoted name keeps its case
+    if t in lang.layout_text:
+        return jsx_text(text) or None
+    return text
 
 
 _NUMERIC = ("integer", "float", "number", "int_literal", "imaginary")
 _STRING = re.compile(rb'([A-Za-z]*)("""|\'\'\'|"|\'|`)(.*)\2', re.S)
+_RAW_SENSITIVE = re.compile(rb"[\\$]|#\{")
 _INTERPOLATED = frozenset({"interpolation", "template_substitution"})
 
 
@@ -181,17 +243,25 @@ def string_tokens(node, lang: Language) -> list[bytes] | None:
         if m is None:
             return None
         prefix.update(m.group(1).lower().replace(b"u", b""))
+        if lang.raw_quote is not None and _RAW_SENSITIVE.search(m.group(3)):
+            prefix.update(m.group(2)[:1])  # here the quote decides what `\n`, `$x`, `#{x}` mean
         holes = [c for c in part.named_children if c.type in _INTERPOLATED]
         if not holes:
             text += _unquote(m.group(3))
             continue
+        raw, base = part.text or b"", part.start_byte
+        pos, end = m.start(3), m.end(3)
         for c in part.children:
+            # text no child covers (Dart keeps none of it in nodes); empty where children tile it
+            text += _unquote(raw[pos : min(c.start_byte - base, end)])
+            pos = max(pos, c.end_byte - base)
             if c.type in _INTERPOLATED:
                 out.append(b"string=" + bytes(text))
                 text.clear()
                 out.extend(token_stream(c, lang, set())[0])
             elif c.type not in ("string_start", "string_end") and c.is_named:
                 text += _unquote(c.text or b"")
+        text += _unquote(raw[pos:end])
     out.append(b"string=" + bytes(text))
     return [b"\x01string:" + bytes(sorted(prefix)), *out, CLOSE]
 
@@ -225,15 +295,24 @@ def symbol_hash(toks: list[bytes], span: tuple[int, int], holes: Iterable[tuple[
     for hs, he in sorted(holes, reverse=True):
         if start <= hs and he <= end:
             part[hs - start : he - start] = [HOLE]
-    return digest(TREE_PREFIX, SEP.join(part)), information_bits(
-        t for t in part if t[:1] not in (OPEN, CLOSE, HOLE)
-    )
+    # count everything, then drop the structure: one pass in C rather than a filter in Python
+    # (the remaining counts keep their first-seen order, so the float sum is the same)
+    counts = Counter(part)
+    for t in [t for t in counts if t[:1] in _STRUCTURE]:
+        del counts[t]
+    return digest(TREE_PREFIX, SEP.join(part)), _bits(counts)
+
+
+_STRUCTURE = (OPEN, CLOSE, HOLE)
 
 
 def information_bits(tokens: Iterable[bytes | str]) -> float:
     """Total Shannon information of a token multiset, N x H in bits: how much a body says."""
-    counts = Counter(tokens)
+    return _bits(Counter(tokens))
+
+
+def _bits(counts: Counter) -> float:
     n = sum(counts.values())
     if n == 0:
         return 0.0
-    return max(0.0, -sum(c * math.log2(c / n) for c in counts.values()))
+    return max(0.0, -sum([c * math.log2(c / n) for c in counts.values()]))  # a list: no generator frames

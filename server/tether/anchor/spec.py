@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InvalidSpec
+from .config import CONFIG_KINDS
 from .extract import kind_of
 
-CONFIG_EXTENSIONS = (".json", ".yaml", ".yml", ".toml")
+CONFIG_EXTENSIONS = tuple(CONFIG_KINDS)
 _ORDINAL = re.compile(r"@(#\d+)$")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .languages import Language, query_source
 from .model import Symbol
@@ -17,12 +17,15 @@ _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
 
 
+# Pure and hot (every definition, every twin check) with few distinct inputs: `(self)`, `()`...
+@lru_cache(maxsize=4096)
 def spell(text: str) -> str:
     """A discriminator as the source spells it, whitespace collapsed: what users type."""
     # a formatter wrapping a long parameter list adds a trailing comma and line breaks: not a new spelling
     return _INNER_SPACE.sub("", _TRAILING_COMMA.sub(r"\1", _WS.sub(" ", text))).strip()
 
 
+@lru_cache(maxsize=4096)
 def canonical(text: str | None) -> str | None:
     """The comparison form of a discriminator: whitespace forgiven entirely around punctuation."""
     if text is None:
@@ -45,6 +48,13 @@ def _query(lang: Language):
     return Query(get_language(lang.grammar), query_source(lang))
 
 
+@cache
+def _fixed_discs(lang: Language) -> tuple[str | None, ...]:
+    """Per pattern, a discriminator the query sets (`(#set! discriminator "self.")`, Ruby)."""
+    q = _query(lang)
+    return tuple((q.pattern_settings(i) or {}).get("discriminator") for i in range(q.pattern_count))
+
+
 @dataclass(slots=True)
 class _Def:
     node: object
@@ -55,13 +65,14 @@ class _Def:
     params: str | None
     receiver: str | None
     keywords: tuple[str, ...]
+    parts: list  # nodes hashed after `root`, in order: a Dart body beside its signature (@body)
 
 
 def _text(node) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str, str | None]]]:
+def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict[int, tuple[str, str | None]]]:
     from tree_sitter import QueryCursor
 
     defs: dict[int, tuple[int, _Def]] = {}
@@ -74,7 +85,8 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
                 continue
             name = caps.get("scope.name")
             trait = caps.get("scope.trait")
-            scopes[scope.id] = (pattern, _text(name[0]) if name else "", spell(_text(trait[0])) if trait else None)
+            sname = _path(lang, _text(name[0])) if name else ""
+            scopes[scope.id] = (pattern, sname, spell(_text(trait[0])) if trait else None)
             continue
         key = next((k for k in caps if k.startswith("definition.")), None)
         if key is None or "name" not in caps:
@@ -89,7 +101,7 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
         holes = [name_node.id]
         receiver = None
         if "receiver" in caps:
-            receiver = _text(caps["receiver"][0])
+            receiver = _path(lang, _text(caps["receiver"][0]))
             holes.append(caps["receiver"][0].id)
         keywords: tuple[str, ...] = ()
         if lang.disc_keywords:
@@ -98,8 +110,11 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
                 for c in node.children
                 if not c.is_named and c.type in lang.disc_keywords and c.start_byte < name_node.start_byte
             )
-        params = spell(_text(caps["params"][0])) if "params" in caps else None
-        d = _Def(node, root, key.split(".", 1)[1], _text(name_node), holes, params, receiver, keywords)
+        params = _params(caps["params"], source) if "params" in caps else _fixed_discs(lang)[pattern]
+        if lang.arity and "params" in caps:
+            params = f"/{_arity(caps['params'][0])}"
+        parts = [caps["body"][0]] if "body" in caps else []
+        d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts)
         defs[node.id] = (pattern, d)
     # a wrapper shared by several definitions (`const a = 1, b = 2`, Go `const ( ... )`) is none's
     shared: dict[int, int] = {}
@@ -111,8 +126,72 @@ def _collect(lang: Language, tree) -> tuple[dict[int, _Def], dict[int, tuple[str
     return {k: v for k, (_, v) in defs.items()}, {k: (n, t) for k, (_, n, t) in scopes.items()}
 
 
+def _arity(params) -> int:
+    return sum(1 for c in params.named_children if "comment" not in c.type)
+
+
+def _merge_clauses(prepared: list) -> list:
+    """Consecutive sibling definitions with one name and discriminator are one symbol.
+
+    Elixir clauses (with their `@spec`), Haskell equations (with their signature): each clause is
+    not a symbol of its own, and editing any of them edits the function.
+    """
+    out: list = []
+    last: dict[int, int] = {}  # parent node id -> index in `out` of the last definition under it
+    for group, qualname, kind, disc in sorted(prepared, key=lambda p: p[0][0].root.start_byte):
+        parent = group[0].root.parent
+        pid = parent.id if parent is not None else -1
+        i = last.get(pid)
+        if i is not None and out[i][1] == qualname and canonical(out[i][3]) == canonical(disc):
+            out[i][0].extend(group)
+            continue
+        last[pid] = len(out)
+        out.append((group, qualname, kind, disc))
+    return out
+
+
+def _params(nodes: list, source: bytes) -> str:
+    """The parameter list as spelled; several captures (`[T](x: A)(y: B)`, Swift's bare
+    parentheses) span from the first to the last."""
+    if len(nodes) == 1:
+        return spell(_text(nodes[0]))
+    start, end = min(n.start_byte for n in nodes), max(n.end_byte for n in nodes)
+    return spell(source[start:end].decode("utf-8", "replace"))
+
+
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+
+
+def _path(lang: Language, text: str) -> str:
+    """A name spelled as a path (`ns::Stack<T>::push`, Ruby `Billing::Invoice`) as dotted segments."""
+    if not lang.path_separators:
+        return text
+    text = _AROUND_PUNCT.sub(r"\1", spell(text))  # `operator ==` is `operator==`
+    segs: list[str] = []
+    depth = start = i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "<>":  # `Map<K, std::string>::get` splits outside template arguments only
+            depth = depth + 1 if c == "<" else max(0, depth - 1)
+        elif depth == 0:
+            sep = next((s for s in lang.path_separators if text.startswith(s, i)), None)
+            if sep is not None:
+                segs.append(text[start:i])
+                i = start = i + len(sep)
+                continue
+        i += 1
+    out = []
+    for seg in segs:  # template arguments belong to a type, not its name: `Stack<T>::push` is `Stack.push`
+        while "<" in seg and (bare := _TEMPLATE_ARGS.sub("", seg)) != seg:
+            seg = bare
+        if seg:
+            out.append(seg)
+    out.append(text[start:])  # the last segment keeps its spelling: `operator<`, `operator<=>`
+    return ".".join(out)
+
+
 def _discriminator(lang: Language, d: _Def, trait: str | None, in_scope: bool) -> str | None:
-    if in_scope:
+    if in_scope and (trait is not None or lang.scope_default_disc is not None):
         return trait if trait is not None else lang.scope_default_disc
     if d.params is None:
         return " ".join(d.keywords) or None  # JS `static x = 1` beside an instance field `x`
@@ -122,10 +201,11 @@ def _discriminator(lang: Language, d: _Def, trait: str | None, in_scope: bool) -
 def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
     """Every symbol in `source`, in source order, twins told apart by discriminator."""
     tree = _parser(lang.grammar).parse(source)
-    defs, scopes = _collect(lang, tree)
+    defs, scopes = _collect(lang, tree, source)
     if not defs:
         return []
     roots = {d.root.id: d for d in defs.values()}
+    roots.update({p.id: d for d in defs.values() for p in d.parts})
     prepared = []
     top_roots = []
     for d in defs.values():
@@ -159,10 +239,13 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
         if kind == "function" and enclosing_kind in lang.class_kinds:
             kind = "method"
         qualname = ".".join((*prefix, d.name))
-        prepared.append((d, qualname, kind, _discriminator(lang, d, trait, in_scope)))
+        prepared.append(([d], qualname, kind, _discriminator(lang, d, trait, in_scope)))
         if not nested:
             top_roots.append(d.root)
-    marks = {d.root.id for d in defs.values()} | {h for d in defs.values() for h in d.holes}
+            top_roots.extend(d.parts)
+    if lang.merge_clauses:
+        prepared = _merge_clauses(prepared)
+    marks = set(roots) | {h for d in defs.values() for h in d.holes}
     toks: list[bytes] = []
     spans: dict[int, tuple[int, int]] = {}
     for root in top_roots:
@@ -171,17 +254,34 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
         toks.extend(t)
         spans.update({k: (a + offset, b + offset) for k, (a, b) in s.items()})
     out = []
-    for d, qualname, kind, disc in prepared:
+    for group, qualname, kind, disc in prepared:
+        d = group[0]
         span = spans.get(d.root.id)
         if span is None:
             continue
-        h, bits = symbol_hash(toks, span, [spans[h] for h in d.holes if h in spans])
-        r = d.root
+        if len(group) == 1 and not d.parts:
+            h, bits = symbol_hash(toks, span, [spans[h] for h in d.holes if h in spans])
+        else:
+            h, bits = _joined_hash(group, toks, spans)
+        r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, r.end_point[0] + 1, r.start_byte, r.end_byte, h, round(bits, 1))
+            Symbol(qualname, disc, kind, r.start_point[0] + 1, e.end_point[0] + 1, r.start_byte, e.end_byte, h, round(bits, 1))
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
+
+
+def _joined_hash(group: list, toks: list[bytes], spans: dict[int, tuple[int, int]]) -> tuple[str, float]:
+    """One hash over several nodes' tokens in order (clauses, a signature and its body), names punched out."""
+    joined: list[bytes] = []
+    holes: list[tuple[int, int]] = []
+    for d in group:
+        for node in (d.root, *d.parts):
+            a, b = spans[node.id]
+            shift = len(joined) - a
+            joined.extend(toks[a:b])
+            holes += [(spans[h][0] + shift, spans[h][1] + shift) for h in d.holes if h in spans and a <= spans[h][0] < b]
+    return symbol_hash(joined, (0, len(joined)), holes)
 
 
 def disambiguate(symbols: list[Symbol]) -> list[Symbol]:

@@ -1,0 +1,1 @@
+"""End-to-end tests: tether inside the real Claude Code, against a scripted model (`make e2e`)."""

@@ -1,0 +1,48 @@
+"""Extraction against a committed golden: a hash change is a format change, made on purpose.
+
+tests/fixtures/extract_golden.json holds sources (each language case as written and reformatted,
+a stdlib module, samples) with every field extraction gave them: qualnames, discriminators, kinds,
+lines, bytes, hashes, entropies. Any difference means stored anchors would stop resolving.
+
+- a new language: `python -m tests.bench.extract_equivalence golden` adds its case, nothing else;
+- an intended format change (bump `t1:`): `... golden --rewrite`, and say so in the commit.
+Speed work is checked on a far larger corpus with `extract_equivalence dump`/`compare`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from tether.anchor.languages import LANGUAGES
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `tests.bench`, as test_bench_smoke does
+
+from tests.bench.extract_equivalence import extract, load_golden
+
+GOLDEN = load_golden()
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN))
+def test_extraction_is_unchanged(path):
+    entry = GOLDEN[path]
+    got = extract(path, entry["source"].encode())
+    want = entry["facts"]
+    assert {k: v for k, v in got.items() if k != "symbols"} == {k: v for k, v in want.items() if k != "symbols"}
+    got_rows, want_rows = got.get("symbols", []), want.get("symbols", [])
+    changed = [(w, g) for w, g in zip(want_rows, got_rows) if w != g]
+    assert not changed and len(got_rows) == len(want_rows), (
+        f"{path}: extraction changed (a format change?):\n"
+        + "\n".join(f"  was {w}\n  now {g}" for w, g in changed[:5])
+        + (f"\n  {len(want_rows)} symbols were, {len(got_rows)} are" if len(got_rows) != len(want_rows) else "")
+    )
+
+
+def test_golden_covers_every_language():
+    covered = {entry["facts"].get("language") for entry in GOLDEN.values()}
+    missing = sorted(lang.name for lang in LANGUAGES if lang.name not in covered)
+    assert not missing, (
+        f"no golden extraction for {', '.join(missing)}: add a tests/lang_cases case (or a sample in "
+        "tests/bench/extract_equivalence.py) and run `python -m tests.bench.extract_equivalence golden`"
+    )

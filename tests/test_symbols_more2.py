@@ -1,0 +1,278 @@
+"""Symbol extraction for Bash, Elixir, Dart, Zig, Haskell, OCaml, GDScript, SQL, Vue and Svelte.
+
+Sources are real files in tests/fixtures/symbols/; every name, kind and discriminator is asserted,
+then what each language's normalization keeps (an edit) and forgives (layout, spelling).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tether.anchor.extract import analyze
+
+FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
+FILES = {
+    "bash": "cache.sh",
+    "elixir": "cache.ex",
+    "dart": "cache.dart",
+    "zig": "cache.zig",
+    "haskell": "Cache.hs",
+    "ocaml": "cache.ml",
+    "ocaml_interface": "cache.mli",
+    "gdscript": "cache.gd",
+    "sql": "schema.sql",
+    "vue": "Cache.vue",
+    "svelte": "Cache.svelte",
+}
+
+EXPECTED = {
+    # both spellings of a function; `readonly` at top level is a constant, one per name
+    "bash": [
+        ("CACHE_DIR", "constant", None), ("LIMIT", "constant", None), ("TTL", "constant", None),
+        ("cache_key", "function", None), ("cache_get", "function", None), ("cache_put", "function", None),
+        ("cache_put.evict", "function", None),
+    ],
+    # arity tells functions apart; `get/2` is its `@spec` and clause; reserved attributes are not
+    # constants; a protocol implementation is `Protocol.fun@Type`
+    "elixir": [
+        ("Store.Cache", "module", None), ("Store.Cache.limit", "attribute", None), ("Store.Cache.key", "type", None),
+        ("Store.Cache.evicted", "callback", "/1"), ("Store.Cache.new", "function", "/1"),
+        ("Store.Cache.get", "function", "/2"), ("Store.Cache.get", "function", "/3"),
+        ("Store.Cache.expired?", "function", "/2"), ("Store.Cache.cached", "macro", "/2"),
+        ("Store.Cache.is_key", "guard", "/1"), ("Store.Cache.size", "function", "/0"),
+        ("Store.Cache.Entry", "module", None), ("Store.Cache.Entry.touch", "function", "/2"),
+        ("String.Chars.to_string", "function", "Store.Cache"),
+    ],
+    # a named constructor is `Class.name`, the unnamed one `Class.Class`; `get`/`set` pair up
+    "dart": [
+        ("limit", "constant", None), ("defaultPolicy", "constant", None), ("Loader", "type", None),
+        ("Policy", "enum", None), ("Evicting", "mixin", None), ("Evicting.evict", "method", "(K key)"),
+        ("Store", "class", None), ("Store.get", "method", "(String key)"), ("Cache", "class", None),
+        ("Cache.maxSize", "constant", None), ("Cache.minSize", "constant", None), ("Cache._items", "field", None),
+        ("Cache.hits", "field", None), ("Cache.Cache", "constructor", "()"),
+        ("Cache.withItems", "constructor", "(Map<String, V> items)"), ("Cache.empty", "constructor", "()"),
+        ("Cache.fromJson", "constructor", "(Map<String, dynamic> json)"), ("Cache.get", "method", "(String key)"),
+        ("Cache.size", "method", "get"), ("Cache.size", "method", "set (int value)"),
+        ("Cache.==", "method", "(Object other)"), ("CacheLoading", "extension", None),
+        ("CacheLoading.load", "method", "(String key, Loader<V> loader)"), ("checksum", "function", "(String s)"),
+    ],
+    # a generic type is a function returning a struct: its members nest under the function
+    "zig": [
+        ("std", "constant", None), ("limit", "constant", None), ("hits", "variable", None),
+        ("Policy", "enum", None), ("Value", "union", None), ("CacheError", "error_set", None),
+        ("Cache", "function", "(comptime V: type)"), ("Cache.Self", "constant", None),
+        ("Cache.get", "function", "(self: *Self, key: []const u8)"), ("Entry", "struct", None),
+        ("Entry.touch", "method", "(self: *Entry, now: i64)"), ("hash", "function", "(key: []const u8)"),
+    ],
+    # signature and equations are one symbol; instance methods are `Class.method@Type`
+    "haskell": [
+        ("limit", "function", None), ("Cache", "data", None), ("Key", "newtype", None), ("Policy", "type", None),
+        ("Store", "class", None), ("Store.fetch", "method", None), ("Store.size", "method", None),
+        ("Store.fetch", "method", "(Cache String String)"), ("Store.size", "method", "(Cache String String)"),
+        ("Show.show", "method", "Key"), ("lookupOr", "function", None), ("evict", "function", None),
+        ("<+>", "function", None),
+    ],
+    "ocaml": [
+        ("limit", "value", None), ("policy", "type", None), ("entry", "type", None), ("Full", "exception", None),
+        ("now", "function", None), ("evict", "function", None), ("<+>", "function", None), ("find", "function", None),
+        ("Lru", "module", None), ("Lru.t", "type", None), ("Lru.create", "function", None),
+        ("Lru.touch", "function", None), ("STORE", "module_type", None), ("STORE.t", "type", None),
+        ("STORE.get", "value", None), ("Make", "module", None), ("Make.get_or", "function", None),
+        ("counter", "class", None), ("counter.hits", "attribute", None), ("counter.hit", "method", None),
+    ],
+    "ocaml_interface": [
+        ("policy", "type", None), ("limit", "value", None), ("find", "value", None), ("<+>", "value", None),
+        ("Lru", "module", None), ("Lru.t", "type", None), ("Lru.create", "value", None),
+    ],
+    # `class_name Cache` names the script: its members are `Cache.member`
+    "gdscript": [
+        ("Cache.evicted", "signal", None), ("Cache.LIMIT", "constant", None), ("Cache.Policy", "enum", None),
+        ("Cache.policy", "variable", None), ("Cache._items", "variable", None), ("Cache.get_or", "method", None),
+        ("Cache.create", "method", None), ("Cache.Entry", "class", None), ("Cache.Entry.at", "variable", None),
+        ("Cache.Entry.touch", "method", None),
+    ],
+    "sql": [
+        ("cache.entries", "table", None), ("entries_expiry_idx", "index", None), ("cache.live_entries", "view", None),
+        ("cache.sizes", "view", None), ("cache.get", "function", "(k TEXT)"),
+        ("cache.get", "function", "(k TEXT, fallback JSONB)"), ("entries_touch", "trigger", None),
+        ("cache.policy", "type", None), ("cache.hits_seq", "sequence", None),
+    ],
+    # both script blocks, as TypeScript
+    "vue": [
+        ("LIMIT", "constant", None), ("props", "constant", None), ("hits", "constant", None),
+        ("items", "constant", None), ("lookup", "function", "(key: string)"),
+    ],
+    # `context="module"` and the instance script, as JavaScript; `lang="coffee"` is not parsed
+    "svelte": [
+        ("LIMIT", "constant", None), ("lookup", "function", "(key)"), ("Entry", "class", None),
+        ("Entry.constructor", "method", "(key)"),
+    ],
+}
+
+# (symbol, rename (old, new), its name after, body edit (old, new)): one per language
+CHANGES = {
+    "bash": ("cache_get", ("function cache_get {", "function cache_read {"), "cache_read", ('cat "$path"', 'head "$path"')),
+    "elixir": ("Store.Cache.expired?", ("defp expired?(", "defp stale?("), "Store.Cache.stale?", ("do: false", "do: nil")),
+    "dart": ("Cache.get", ("V? get(String key) {", "V? lookup(String key) {"), "Cache.lookup", ("hits++", "hits--")),
+    "zig": ("Entry.touch", ("pub fn touch(", "pub fn poke("), "Entry.poke", ("self.at = now", "self.at = now + 1")),
+    "haskell": ("lookupOr", ("lookupOr ", "findOr "), "findOr", ("Nothing -> def", "Nothing -> error \"missing\"")),
+    "ocaml": ("Make.get_or", ("let get_or s", "let find_or s"), "Make.find_or", ("| None -> default", "| None -> k")),
+    "ocaml_interface": ("find", ("val find :", "val lookup :"), "lookup", ("'b option", "'b")),
+    "gdscript": ("Cache.get_or", ("func get_or(", "func lookup("), "Cache.lookup", ("_items.get(key, default)", "_items.get(key)")),
+    "sql": ("cache.live_entries", ("VIEW cache.live_entries", "VIEW cache.fresh_entries"), "cache.fresh_entries",
+            ("expires_at > now()", "expires_at >= now()")),
+    "vue": ("lookup", ("function lookup(", "function find("), "find", ("hits.value++", "hits.value += 2")),
+    "svelte": ("lookup", ("const lookup =", "const find ="), "find", ("hits += 1", "hits += 2")),
+}
+
+
+def _source(lang: str) -> tuple[str, str]:
+    name = FILES[lang]
+    return name, (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def _symbols(path: str, source: str) -> list:
+    facts = analyze(path, source.encode())
+    assert facts.skipped is None
+    return list(facts.symbols)
+
+
+def _one(path: str, source: str, qualname: str, disc: str | None = None):
+    (s,) = [s for s in _symbols(path, source) if s.qualname == qualname and (disc is None or s.discriminator == disc)]
+    return s
+
+
+@pytest.mark.parametrize("lang", sorted(FILES))
+def test_qualified_names_kinds_and_discriminators(lang):
+    path, source = _source(lang)
+    facts = analyze(path, source.encode())
+    assert facts.language == lang
+    assert [(s.qualname, s.kind, s.discriminator) for s in facts.symbols] == EXPECTED[lang]
+
+
+@pytest.mark.parametrize("lang", sorted(CHANGES))
+def test_rename_keeps_the_hash_and_a_body_edit_changes_it(lang):
+    path, source = _source(lang)
+    symbol, (old, new), renamed_to, (edit_old, edit_new) = CHANGES[lang]
+    assert old in source and edit_old in source
+    before = _one(path, source, symbol)
+    assert before.hash.startswith("t1:")
+    assert _one(path, source.replace(old, new), renamed_to).hash == before.hash
+    assert _one(path, source.replace(edit_old, edit_new), symbol).hash != before.hash
+
+
+ELIXIR = """\
+defmodule M do
+  @spec f(integer()) :: integer()
+  def f(0), do: 1
+  def f(n) when n > 0, do: n * 2
+end
+"""
+
+
+def test_elixir_clauses_and_their_spec_are_one_symbol_in_order():
+    s = _one("m.ex", ELIXIR, "M.f")
+    assert (s.discriminator, s.start_line, s.end_line) == ("/1", 2, 4)
+    reordered = ELIXIR.replace("  def f(0), do: 1\n  def f(n) when n > 0, do: n * 2\n", "  def f(n) when n > 0, do: n * 2\n  def f(0), do: 1\n")
+    for variant in (
+        reordered,
+        ELIXIR.replace("do: n * 2", "do: n * 3"),
+        ELIXIR.replace("@spec f(integer()) :: integer()", "@spec f(integer()) :: pos_integer()"),
+        ELIXIR.replace("  def f(n)", "  def f(-1), do: 0\n  def f(n)"),
+    ):
+        assert _one("m.ex", variant, "M.f").hash != s.hash
+    # clauses split by another function are two symbols, told apart by ordinal
+    split = ELIXIR.replace("  def f(n)", "  def g, do: 0\n  def f(n)")
+    assert [x.discriminator for x in _symbols("m.ex", split) if x.qualname == "M.f"] == ["/1#1", "/1#2"]
+
+
+HASKELL = """\
+step :: Int -> IO Int
+step n = do
+  when (n > 3) $ do
+    log n
+    pause n
+  pure (n + 1)
+"""
+
+
+def test_haskell_signature_is_part_of_the_function_and_layout_nesting_counts():
+    s = _one("s.hs", HASKELL, "step")
+    assert (s.start_line, s.end_line) == (1, 6)
+    assert _one("s.hs", HASKELL.replace("IO Int", "IO Integer"), "step").hash != s.hash
+    assert _one("s.hs", HASKELL.replace("    pause n\n", "  pause n\n"), "step").hash != s.hash
+    braces = HASKELL.replace("$ do\n    log n\n    pause n\n", "$ do { log n; pause n }\n")
+    assert _one("s.hs", braces, "step").hash == s.hash
+
+
+GDSCRIPT = "func f(x):\n\tif x > 0:\n\t\tprint(x)\n\t\treturn x\n\treturn 0\n"
+
+
+def test_gdscript_indentation_is_structure_and_its_width_is_not():
+    s = _one("f.gd", GDSCRIPT, "f")
+    assert _one("f.gd", GDSCRIPT.replace("\t\treturn x\n", "\treturn x\n"), "f").hash != s.hash
+    assert _one("f.gd", GDSCRIPT.replace("\t", "    "), "f").hash == s.hash
+
+
+@pytest.mark.parametrize(
+    "path, before, after",
+    [
+        ("d.dart", "String f(String a) => 'x $a y';\n", 'String f(String a) => "x ${a} y";\n'),
+        ("b.sh", "f() {\n  echo hi\n}\n", "function f {\n  echo hi; }\n"),
+        ("q.sql", "CREATE VIEW f AS SELECT a FROM t WHERE b > 1;\n", "create view f as\n  select A /* a */ from T\n  where (b > 1);\n"),
+        ("m.ml", "let f x = match x with\n  | Some y -> y\n  | None -> 0\n", "let f x = begin match x with Some y -> y | None -> 0 end\n"),
+        ("z.zig", "fn f(a: u8) u8 {\n    return (a + 1);\n}\n", "fn f(a: u8) u8 {\n    return a + 1;\n}\n"),
+    ],
+    ids=["dart interpolation braces", "bash function keyword", "sql case and comments", "ocaml bars and begin", "zig parentheses"],
+)
+def test_spelling_is_not_an_edit(path, before, after):
+    assert _one(path, before, "f").hash == _one(path, after, "f").hash
+
+
+@pytest.mark.parametrize(
+    "path, before, after, name",
+    [
+        ("d.dart", "String f(String a) => 'x $a y';\n", "String f(String a) => 'x $a z';\n", "f"),
+        ("b.sh", 'f() {\n  echo "$x"\n}\n', "f() {\n  echo '$x'\n}\n", "f"),
+        ("q.sql", 'CREATE VIEW f AS SELECT "A" FROM t;\n', 'CREATE VIEW f AS SELECT "a" FROM t;\n', "f"),
+        ("e.ex", "defmodule M do\n  def f(x), do: 'ab'\nend\n", 'defmodule M do\n  def f(x), do: "ab"\nend\n', "M.f"),
+    ],
+    ids=["dart text between interpolations", "bash quoting", "sql quoted name case", "elixir charlist is not a string"],
+)
+def test_meaningful_spelling_is_an_edit(path, before, after, name):
+    assert _one(path, before, name).hash != _one(path, after, name).hash
+
+
+def test_script_blocks_are_anchored_at_their_place_in_the_component():
+    path, source = _source("vue")
+    s = _one(path, source, "lookup")
+    text = source.encode()[s.start_byte : s.end_byte].decode()
+    assert text.startswith("function lookup(key: string)") and text.endswith("}")
+    assert source.splitlines()[s.start_line - 1] == "function lookup(key: string): string | undefined {"
+    # the same function in a TypeScript file hashes the same: moving it out is followed
+    assert _one("lookup.ts", text + "\n", "lookup").hash == s.hash
+    # markup above the script shifts the symbol but is not its edit
+    shifted = source.replace("<template>\n", "<template>\n  <h1>Cache</h1>\n")
+    moved = _one(path, shifted, "lookup")
+    assert (moved.hash, moved.start_line) == (s.hash, s.start_line + 1)
+
+
+def test_script_language_follows_the_lang_attribute():
+    ts = "<script lang='ts'>\nfunction f(x: number) { return x + 1 }\n</script>\n"
+    js = "<script>\nfunction f(x) { return x + 1 }\n</script>\n"
+    assert _one("a.svelte", ts, "f").discriminator == "(x: number)"
+    assert _one("a.vue", js, "f").hash == _one("a.js", "function f(x) { return x + 1 }\n", "f").hash
+    assert _symbols("a.vue", "<script lang=\"coffee\">\nf = (x) -> x + 1\n</script>\n") == []
+    assert _symbols("a.vue", "<template><p>hi</p></template>\n") == []
+
+
+@pytest.mark.parametrize("first", ["#!/bin/bash", "#!/usr/bin/env bash", "#! /bin/sh", "#!/usr/bin/env -S bash -e"])
+def test_an_extensionless_script_is_read_by_its_shebang(first):
+    facts = analyze("bin/release", f"{first}\nrelease() {{\n  git push --tags\n}}\n".encode())
+    assert (facts.language, [s.qualname for s in facts.symbols]) == ("bash", ["release"])
+
+
+def test_a_script_for_another_interpreter_stays_file_level():
+    facts = analyze("bin/report", b"#!/usr/bin/env perl\nprint 1;\n")
+    assert (facts.language, facts.skipped, facts.symbols) == (None, "unsupported", ())
