@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench e2e clean
+.PHONY: demo test bench e2e lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ e2e: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench
+
+lint: $(STAMP)
+	$(PY) -m ruff check server tests hooks
 
 clean:
 	rm -rf $(VENV) build *.egg-info server/*.egg-info

@@ -145,7 +145,7 @@ def _install(root, data, say):
     except Exception as e:
         _history(data, {"action": "install-failed", "key": key, "error": str(e)})
         _write(os.path.join(data, FAILED), json.dumps({"at": time.time(), "key": key, "error": str(e)}))
-        raise LauncherError("installing the venv failed: %s (see %s)" % (e, log_path))
+        raise LauncherError("installing the venv failed: %s (see %s)" % (e, log_path)) from e
     info = {
         "key": key, "venv": venv, "python": py, "crc": pyproject_crc(root), "sha256": digest,
         "version": probe["version"], "impl": probe["impl"], "abiflags": probe["abiflags"], "root": root,

@@ -34,11 +34,10 @@ def test_unknown_benchmark_is_refused():
 def test_memoized_cache_fill_equals_a_real_sweep():
     """check_scaling fills its big caches with extraction memoized per stdlib file: the rows must be
     exactly those a real sweep writes, or the sweep variant would measure a different index."""
+    from tests.bench.check_scaling import RACY_S, _build, _prefill
     from tether import db
     from tether.anchor.extract import analyze
     from tether.index import CodeIndex
-
-    from tests.bench.check_scaling import RACY_S, _build, _prefill
 
     with workdir("smoke") as tmp:
         src = tmp / "src"

@@ -16,11 +16,10 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.stress import SHARED_TAG, cli, make_repo, race, run_writers
 from tether import memory
 from tether.paths import cache_dir
 from tether.service import Tether
-
-from tests.stress import SHARED_TAG, cli, make_repo, race, run_writers
 
 WRITERS, PER_WRITER = 8, 100
 

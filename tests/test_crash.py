@@ -19,11 +19,10 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.stress import cli, driver, make_repo, run_crashes
 from tether import memory
 from tether.paths import cache_dir
 from tether.service import Tether
-
-from tests.stress import cli, driver, make_repo, run_crashes
 
 ROUNDS = 60
 

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 import orjson
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 URL = "postgres://app@db.internal:5432/app"
 SLASHED = URL.replace("/", "\\/")  # JSON may escape a slash

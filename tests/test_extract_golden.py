@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tether.anchor.languages import LANGUAGES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `tests.bench`, as test_bench_smoke does

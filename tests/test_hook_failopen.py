@@ -6,7 +6,6 @@ import os
 import sys
 
 import pytest
-
 from hooktools import FIXTURE_FOR, RELATED, UNRELATED, billing_repo, context_of, failures, hook_env, payload, run_hook
 
 EVENTS = list(FIXTURE_FOR)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from hooktools import (
     FIXTURES,
     RECALL_TOOL,

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hooktools import RELATED, ROOT, billing_repo, context_of, failures, hook_env, payload, run_hook
 
 LAUNCHER = ROOT / "hooks" / "launcher.py"

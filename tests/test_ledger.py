@@ -9,8 +9,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-
 from hooktools import ROOT, billing_repo, hook_env
+
 from tether import ledger, restates, usage
 from tether.commands_stats import sparkline
 

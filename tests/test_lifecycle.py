@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from lang_cases import CASES, LangCase
 
 LANGS = sorted(CASES)

@@ -24,11 +24,10 @@ from pathlib import Path
 
 import anyio
 import orjson
+from hooktools import ROOT
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import ToolListChangedNotification
-
-from hooktools import ROOT
 from mcp_snapshot import SNAPSHOT, render, snapshot
 
 LAUNCHER = ROOT / "hooks" / "launcher.py"

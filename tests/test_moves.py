@@ -66,3 +66,127 @@ def test_a_deleted_anchor_does_not_sweep_again_until_something_could_have_moved_
     moved = repo.json("check")
     assert moved["meta"]["freshness"]["swept"] is True
     assert (moved["data"][0]["status"], moved["data"][0]["anchors"][0]["path"]) == ("active", "app/settle.py")
+
+
+WALK = '''\
+def collect_leaves(node, out):
+    """Depth first, children in order: the renderer relies on source order."""
+    if not node.children:
+        out.append(node.value)
+        return out
+    for child in node.children:
+        collect_leaves(child, out)
+    return out
+'''
+
+ACCOUNT = '''\
+package bank;
+
+public class Account {
+    private final long cents;
+
+    public Account(long cents) {
+        if (cents < 0) throw new IllegalArgumentException("negative opening balance");
+        this.cents = cents;
+    }
+
+    public Account deposit(long more) {
+        return new Account(cents + more);
+    }
+}
+'''
+
+
+def test_renamed_recursive_function_is_followed(repo):
+    """The recursive call is renamed with the function: the name inside the body is the function's own."""
+    repo.write("tree.py", WALK)
+    repo.commit()
+    mid = repo.remember("Leaves come out in source order; the renderer depends on it.", "tree.py::collect_leaves")
+    repo.write("tree.py", WALK.replace("collect_leaves", "gather_leaves"))
+    item = repo.check()[mid]
+    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", "gather_leaves")
+    # a call to some other function in the body is still an edit
+    repo.write("tree.py", WALK.replace("collect_leaves(child", "flatten(child").replace("def collect_leaves", "def gather_leaves"))
+    assert repo.check()[mid]["status"] in ("stale", "invalidated")
+
+
+def test_renamed_class_with_its_constructor_is_followed(repo):
+    repo.write("src/bank/Account.java", ACCOUNT)
+    repo.commit()
+    mid = repo.remember("Accounts are immutable: deposit returns a new one, ledgers keep references.", "src/bank/Account.java::Account")
+    (repo.path / "src/bank/Account.java").unlink()  # Java: the public class names its file
+    repo.write("src/bank/Wallet.java", ACCOUNT.replace("Account", "Wallet"))
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], a["path"], a["symbol"]) == ("active", "src/bank/Wallet.java", "Wallet")
+    # renamed once more, in place, and edited: stale where it went
+    repo.replace("src/bank/Wallet.java", "cents + more", "cents + more + 1")
+    assert repo.check()[mid]["status"] == "stale"
+
+
+def test_method_of_a_renamed_class_that_names_its_class_is_followed(repo):
+    """`deposit` returns `new Account(...)`: renaming the class edits that line, and nothing else."""
+    repo.write("src/bank/Account.java", ACCOUNT)
+    repo.commit()
+    mid = repo.remember("Deposits never mutate: callers holding the old account still see the old balance.",
+                        "src/bank/Account.java::Account.deposit")
+    (repo.path / "src/bank/Account.java").unlink()
+    repo.write("src/bank/Wallet.java", ACCOUNT.replace("Account", "Wallet"))
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], a["path"], a["symbol"]) == ("active", "src/bank/Wallet.java", "Wallet.deposit")
+
+
+def test_delegating_method_renamed_keeps_its_hash(repo):
+    """The name inside the body is someone else's `.get`: the plain rename path, no re-spelling."""
+    repo.write("cache.py", "class Cache:\n    def get(self, key):\n        value = self._store.get(key)\n"
+                           "        if value is None:\n            raise KeyError(f'no entry for {key!r} in {self._name}')\n"
+                           "        return value\n")
+    repo.commit()
+    mid = repo.remember("Missing keys raise: a None in the store means evicted, never stored.", "cache.py::Cache.get")
+    repo.replace("cache.py", "def get(", "def fetch(")
+    item = repo.check()[mid]
+    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", "Cache.fetch")
+
+
+HANDLERS = '''\
+def parse_invoice(raw):
+    fields = raw.split(";")
+    if len(fields) != 4:
+        raise ValueError(f"invoice needs 4 fields, got {len(fields)}")
+    number, customer, amount, currency = fields
+    return {"number": number, "customer": customer, "cents": int(amount), "currency": currency}
+
+
+def parse_credit_note(raw):
+    fields = raw.split(";")
+    if len(fields) != 4:
+        raise ValueError(f"credit note needs 4 fields, got {len(fields)}")
+    number, customer, amount, currency = fields
+    return {"number": number, "customer": customer, "cents": -int(amount), "currency": currency}
+'''
+
+
+def test_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
+    repo.write("billing/parse.py", HANDLERS)
+    repo.commit()
+    mid = repo.remember("Amounts arrive in cents as integers; the upstream CSV never has decimals.",
+                        "billing/parse.py::parse_invoice")
+    repo.replace("billing/parse.py", "def parse_invoice(raw):", "def parse_invoice_line(raw):")
+    repo.replace("billing/parse.py", '"cents": int(amount), "currency": currency}',
+                 '"cents": int(amount), "currency": currency.upper()}')
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], item["reason"], a["symbol"]) == ("stale", "body_edited", "parse_invoice_line")
+    assert '+    return {"number": number, "customer": customer, "cents": int(amount), "currency": currency.upper()}' in a["diff"]
+
+
+def test_a_deleted_function_is_not_taken_for_its_look_alike_neighbour(repo):
+    """parse_credit_note was there all along: deleting parse_invoice deletes the anchor."""
+    repo.write("billing/parse.py", HANDLERS)
+    repo.commit()
+    mid = repo.remember("Amounts arrive in cents as integers; the upstream CSV never has decimals.",
+                        "billing/parse.py::parse_invoice")
+    repo.write("billing/parse.py", HANDLERS[HANDLERS.index("def parse_credit_note"):])
+    item = repo.check()[mid]
+    assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")

@@ -6,8 +6,7 @@ import uuid
 from datetime import datetime, timezone
 
 import orjson
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import InvalidSpec, StoreCorrupt

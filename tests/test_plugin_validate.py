@@ -13,7 +13,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from hooktools import ROOT
 
 CLAUDE_CODE = "@anthropic-ai/claude-code@2.1.332"

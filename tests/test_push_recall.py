@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from hooktools import RELATED, UNRELATED, billing_repo, context_of, hook_env, payload, run_hook
 
 SESSION = "5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f"

@@ -6,8 +6,8 @@ import math
 
 import orjson
 import pytest
-
 from hooktools import BILLING, RETRY, billing_repo
+
 from tether.receipts import FILE_OVERHEAD
 
 INVOICE_TOTAL = BILLING[: BILLING.index("\n\n\ndef tax_rate")]  # the function node: `def` .. `return total`

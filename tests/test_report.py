@@ -251,7 +251,10 @@ def test_stale_memory_shows_its_reason_and_the_diff(page, store):
 
 def test_invalidated_followed_superseded_and_usage_are_shown(page, store):
     _, ids, _, _ = store
-    text = lambda mid, sel: page.js(f"document.querySelector('#m-{mid} {sel}').textContent")
+
+    def text(mid, sel):
+        return page.js(f"document.querySelector('#m-{mid} {sel}').textContent")
+
     assert text(ids["token"], ".anchors .reason") == "anchor_deleted"
     assert text(ids["round"], ".anchors code") == "src/billing/tax.py::round_half_up:8"
     assert text(ids["round"], ".anchors div") == "followed from src/billing/tax.py::round_cents"

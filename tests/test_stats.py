@@ -7,7 +7,6 @@ import math
 from datetime import date
 
 import pytest
-
 from hooktools import RELATED, billing_repo, context_of, hook_env, payload, run_hook
 
 SESSION = "3e9d2b1a-7c4f-4a8e-b6d5-1f0e2c3b4a59"

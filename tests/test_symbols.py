@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tether.anchor.extract import analyze
+from symbol_matrix import matrix, one, symbols
 
 SOURCES = {
     "python": ("cache.py", """\
@@ -298,56 +298,27 @@ CHANGES = {
 }
 
 
-def _symbols(path: str, source: str) -> list:
-    facts = analyze(path, source.encode())
-    assert facts.skipped is None
-    return list(facts.symbols)
-
-
-def _one(path: str, source: str, qualname: str):
-    (s,) = [s for s in _symbols(path, source) if s.qualname == qualname]
-    return s
-
-
-@pytest.mark.parametrize("lang", sorted(SOURCES))
-def test_qualified_names_kinds_and_discriminators(lang):
-    path, source = SOURCES[lang]
-    facts = analyze(path, source.encode())
-    assert facts.language == lang
-    assert [(s.qualname, s.kind, s.discriminator) for s in facts.symbols] == EXPECTED[lang]
-
-
-@pytest.mark.parametrize("lang", sorted(CHANGES))
-def test_rename_keeps_the_hash_and_a_body_edit_changes_it(lang):
-    path, source = SOURCES[lang]
-    symbol, (old, new), renamed_to, (edit_old, edit_new) = CHANGES[lang]
-    before = _one(path, source, symbol)
-    assert before.hash.startswith("t1:")
-    assert _one(path, source.replace(old, new), renamed_to).hash == before.hash
-    assert _one(path, source.replace(edit_old, edit_new), symbol).hash != before.hash
-
-
 def test_go_receiver_type_is_a_prefix_not_part_of_the_hash():
     path, source = SOURCES["go"]
-    before = _one(path, source, "Cache.Get")
+    before = one(path, source, "Cache.Get")
     moved = source.replace("func (c *Cache[K, V]) Get(", "func (c *LRU[K, V]) Get(")
-    assert _one(path, moved, "LRU.Get").hash == before.hash
+    assert one(path, moved, "LRU.Get").hash == before.hash
     by_value = source.replace("func (c *Cache[K, V]) Get(", "func (c Cache[K, V]) Get(")
-    assert _one(path, by_value, "Cache.Get").hash != before.hash
+    assert one(path, by_value, "Cache.Get").hash != before.hash
 
 
 def test_rust_impl_of_an_unnamed_type_keeps_the_trait():
     src = "trait Store { fn get(&self) -> u8; }\nimpl Store for (u8, u8) { fn get(&self) -> u8 { self.0 } }\n"
-    got = [(s.qualname, s.kind, s.discriminator) for s in _symbols("pair.rs", src)]
+    got = [(s.qualname, s.kind, s.discriminator) for s in symbols("pair.rs", src)]
     assert got == [("Store", "trait", None), ("Store.get", "method", "(&self)"), ("get", "method", "Store")]
 
 
 def test_a_declaration_of_several_names_gives_each_its_own_span():
     src = "export const a = 1, b = 2;\nexport const c = 3;\n"
-    spans = {s.qualname: src.encode()[s.start_byte : s.end_byte].decode() for s in _symbols("k.js", src)}
+    spans = {s.qualname: src.encode()[s.start_byte : s.end_byte].decode() for s in symbols("k.js", src)}
     assert spans == {"a": "a = 1", "b": "b = 2", "c": "export const c = 3;"}
     go = "package k\n\nconst (\n\tA = 1\n\tB = 2\n)\n\nconst C = 3\n"
-    spans = {s.qualname: go.encode()[s.start_byte : s.end_byte].decode() for s in _symbols("k.go", go)}
+    spans = {s.qualname: go.encode()[s.start_byte : s.end_byte].decode() for s in symbols("k.go", go)}
     assert spans == {"A": "A = 1", "B": "B = 2", "C": "const C = 3"}
 
 
@@ -363,7 +334,7 @@ def test_a_declaration_of_several_names_gives_each_its_own_span():
     ids=["slice start or end", "slice step", "go slice", "array hole", "jsx space after newline"],
 )
 def test_an_empty_slot_or_a_meaningful_space_is_an_edit(path, before, after):
-    assert _one(path, before, "f").hash != _one(path, after, "f").hash
+    assert one(path, before, "f").hash != one(path, after, "f").hash
 
 
 @pytest.mark.parametrize(
@@ -378,4 +349,9 @@ def test_an_empty_slot_or_a_meaningful_space_is_an_edit(path, before, after):
     ids=["trailing slice colon", "go trailing comma", "jsx reflow", "jsx comment", "bare arrow parameter"],
 )
 def test_layout_is_not_an_edit(path, before, after):
-    assert _one(path, before, "f").hash == _one(path, after, "f").hash
+    assert one(path, before, "f").hash == one(path, after, "f").hash
+
+
+test_qualified_names_kinds_and_discriminators, test_rename_keeps_the_hash_and_a_body_edit_changes_it = matrix(
+    SOURCES.__getitem__, EXPECTED, CHANGES
+)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tether.anchor.extract import analyze
+from symbol_matrix import matrix, one, symbols
+
 from tether.anchor.languages import language_for
 
 FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
@@ -124,36 +125,6 @@ def _source(lang: str) -> tuple[str, str]:
     return name, (FIXTURES / name).read_text("utf-8")
 
 
-def _symbols(path: str, source: str) -> list:
-    facts = analyze(path, source.encode())
-    assert facts.skipped is None
-    return list(facts.symbols)
-
-
-def _one(path: str, source: str, qualname: str):
-    (s,) = [s for s in _symbols(path, source) if s.qualname == qualname]
-    return s
-
-
-@pytest.mark.parametrize("lang", sorted(FILES))
-def test_qualified_names_kinds_and_discriminators(lang):
-    path, source = _source(lang)
-    facts = analyze(path, source.encode())
-    assert facts.language == lang
-    assert [(s.qualname, s.kind, s.discriminator) for s in facts.symbols] == EXPECTED[lang]
-
-
-@pytest.mark.parametrize("lang", sorted(CHANGES))
-def test_rename_keeps_the_hash_and_a_body_edit_changes_it(lang):
-    path, source = _source(lang)
-    symbol, (old, new), renamed_to, (edit_old, edit_new) = CHANGES[lang]
-    assert old in source and edit_old in source
-    before = _one(path, source, symbol)
-    assert before.hash.startswith("t1:")
-    assert _one(path, source.replace(old, new), renamed_to).hash == before.hash
-    assert _one(path, source.replace(edit_old, edit_new), symbol).hash != before.hash
-
-
 @pytest.mark.parametrize(
     "path, lang",
     [("a.c", "c"), ("a.h", "cpp"), ("a.cc", "cpp"), ("a.cpp", "cpp"), ("a.cxx", "cpp"), ("a.hpp", "cpp"),
@@ -165,11 +136,11 @@ def test_extensions_and_file_names(path, lang):
     assert language_for(path).name == lang
 
 
-def test_a_c_header_parses_as_cpp_with_its_c_symbols():
+def test_a_c_header_parses_as_cpp_with_its_csymbols():
     src = '#ifndef CACHE_H\n#define CACHE_H\n#ifdef __cplusplus\nextern "C" {\n#endif\n' \
           "typedef struct { int size; } cache_t;\nstatic inline int cache_empty(const cache_t *c) { return c->size == 0; }\n" \
           "#ifdef __cplusplus\n}\n#endif\n#endif\n"
-    got = [(s.qualname, s.kind) for s in _symbols("cache.h", src)]
+    got = [(s.qualname, s.kind) for s in symbols("cache.h", src)]
     assert got == [("CACHE_H", "macro"), ("cache_t", "struct"), ("cache_empty", "function")]
 
 
@@ -179,13 +150,13 @@ def test_a_c_header_parses_as_cpp_with_its_c_symbols():
      ("C::operator <=>", "C.operator<=>"), ("::global", "global")],
 )
 def test_cpp_out_of_line_names_split_outside_template_arguments(spelled, qualname):
-    assert [s.qualname for s in _symbols("a.cpp", f"void {spelled}(int x) {{ f(x); }}\n")] == [qualname]
+    assert [s.qualname for s in symbols("a.cpp", f"void {spelled}(int x) {{ f(x); }}\n")] == [qualname]
 
 
 def test_cpp_moving_a_body_out_of_its_class_keeps_the_hash():
     inline = "class Buf {\n public:\n  int at(int i) const { return data_[i] * 2; }\n};\n"
     out_of_line = "class Buf {\n public:\n  int at(int i) const;\n};\n\nint Buf::at(int i) const {\n  return data_[i] * 2;\n}\n"
-    assert _one("b.cpp", inline, "Buf.at").hash == _one("b.cpp", out_of_line, "Buf.at").hash
+    assert one("b.cpp", inline, "Buf.at").hash == one("b.cpp", out_of_line, "Buf.at").hash
 
 
 @pytest.mark.parametrize(
@@ -201,30 +172,30 @@ def test_cpp_moving_a_body_out_of_its_class_keeps_the_hash():
     ids=["ruby plain", "ruby escape", "ruby interpolation", "php plain", "php variable", "lua"],
 )
 def test_quote_style_is_cosmetic_only_where_it_changes_nothing(path, before, after, same):
-    assert (_one(path, before, "f").hash == _one(path, after, "f").hash) is same
+    assert (one(path, before, "f").hash == one(path, after, "f").hash) is same
 
 
 def test_swift_parentheses_around_one_value_are_grouping_and_around_two_a_tuple():
     f = "func f(x: Int, y: Int) -> Int {\n  %s\n}\n"
-    base = _one("s.swift", f % "return (x + 1) * 2", "f").hash
-    assert _one("s.swift", f % "return ((x + 1)) * 2", "f").hash == base
-    assert _one("s.swift", f % "return x + 1 * 2", "f").hash != base
-    pair = _one("s.swift", f % "return [(x, y)].count", "f").hash
-    assert _one("s.swift", f % "return [x, y].count", "f").hash != pair
+    base = one("s.swift", f % "return (x + 1) * 2", "f").hash
+    assert one("s.swift", f % "return ((x + 1)) * 2", "f").hash == base
+    assert one("s.swift", f % "return x + 1 * 2", "f").hash != base
+    pair = one("s.swift", f % "return [(x, y)].count", "f").hash
+    assert one("s.swift", f % "return [x, y].count", "f").hash != pair
 
 
 def test_lua_moving_to_another_table_keeps_the_hash_and_dropping_self_does_not():
     src = "function Cache:get(key)\n  return self.items[key] or self.fallback\nend\n"
-    before = _one("c.lua", src, "Cache.get").hash
-    assert _one("c.lua", src.replace("Cache:get", "Store:get"), "Store.get").hash == before
-    assert _one("c.lua", src.replace("Cache:get", "Cache.get"), "Cache.get").hash != before
+    before = one("c.lua", src, "Cache.get").hash
+    assert one("c.lua", src.replace("Cache:get", "Store:get"), "Store.get").hash == before
+    assert one("c.lua", src.replace("Cache:get", "Cache.get"), "Cache.get").hash != before
 
 
 def test_kotlin_extension_receiver_is_a_prefix_not_part_of_the_hash():
     src = 'fun String.shout(): String = uppercase() + "!"\n'
-    before = _one("s.kt", src, "String.shout").hash
-    assert _one("s.kt", src.replace("fun String.", "fun CharSequence."), "CharSequence.shout").hash == before
-    assert _one("s.kt", src.replace('"!"', '"?"'), "String.shout").hash != before
+    before = one("s.kt", src, "String.shout").hash
+    assert one("s.kt", src.replace("fun String.", "fun CharSequence."), "CharSequence.shout").hash == before
+    assert one("s.kt", src.replace('"!"', '"?"'), "String.shout").hash != before
 
 
 @pytest.mark.parametrize(
@@ -238,4 +209,9 @@ def test_kotlin_extension_receiver_is_a_prefix_not_part_of_the_hash():
     ids=["scala text between interpolations", "kotlin char literal", "csharp format clause", "ruby visibility"],
 )
 def test_text_the_grammar_keeps_in_no_node_still_counts(path, symbol, before, after):
-    assert _one(path, before, symbol).hash != _one(path, after, symbol).hash
+    assert one(path, before, symbol).hash != one(path, after, symbol).hash
+
+
+test_qualified_names_kinds_and_discriminators, test_rename_keeps_the_hash_and_a_body_edit_changes_it = matrix(
+    _source, EXPECTED, CHANGES
+)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from symbol_matrix import matrix, one, symbols
+
 from tether.anchor.extract import analyze
 
 FIXTURES = Path(__file__).parent / "fixtures" / "symbols"
@@ -132,36 +134,6 @@ def _source(lang: str) -> tuple[str, str]:
     return name, (FIXTURES / name).read_text(encoding="utf-8")
 
 
-def _symbols(path: str, source: str) -> list:
-    facts = analyze(path, source.encode())
-    assert facts.skipped is None
-    return list(facts.symbols)
-
-
-def _one(path: str, source: str, qualname: str, disc: str | None = None):
-    (s,) = [s for s in _symbols(path, source) if s.qualname == qualname and (disc is None or s.discriminator == disc)]
-    return s
-
-
-@pytest.mark.parametrize("lang", sorted(FILES))
-def test_qualified_names_kinds_and_discriminators(lang):
-    path, source = _source(lang)
-    facts = analyze(path, source.encode())
-    assert facts.language == lang
-    assert [(s.qualname, s.kind, s.discriminator) for s in facts.symbols] == EXPECTED[lang]
-
-
-@pytest.mark.parametrize("lang", sorted(CHANGES))
-def test_rename_keeps_the_hash_and_a_body_edit_changes_it(lang):
-    path, source = _source(lang)
-    symbol, (old, new), renamed_to, (edit_old, edit_new) = CHANGES[lang]
-    assert old in source and edit_old in source
-    before = _one(path, source, symbol)
-    assert before.hash.startswith("t1:")
-    assert _one(path, source.replace(old, new), renamed_to).hash == before.hash
-    assert _one(path, source.replace(edit_old, edit_new), symbol).hash != before.hash
-
-
 ELIXIR = """\
 defmodule M do
   @spec f(integer()) :: integer()
@@ -172,7 +144,7 @@ end
 
 
 def test_elixir_clauses_and_their_spec_are_one_symbol_in_order():
-    s = _one("m.ex", ELIXIR, "M.f")
+    s = one("m.ex", ELIXIR, "M.f")
     assert (s.discriminator, s.start_line, s.end_line) == ("/1", 2, 4)
     reordered = ELIXIR.replace("  def f(0), do: 1\n  def f(n) when n > 0, do: n * 2\n", "  def f(n) when n > 0, do: n * 2\n  def f(0), do: 1\n")
     for variant in (
@@ -181,10 +153,10 @@ def test_elixir_clauses_and_their_spec_are_one_symbol_in_order():
         ELIXIR.replace("@spec f(integer()) :: integer()", "@spec f(integer()) :: pos_integer()"),
         ELIXIR.replace("  def f(n)", "  def f(-1), do: 0\n  def f(n)"),
     ):
-        assert _one("m.ex", variant, "M.f").hash != s.hash
+        assert one("m.ex", variant, "M.f").hash != s.hash
     # clauses split by another function are two symbols, told apart by ordinal
     split = ELIXIR.replace("  def f(n)", "  def g, do: 0\n  def f(n)")
-    assert [x.discriminator for x in _symbols("m.ex", split) if x.qualname == "M.f"] == ["/1#1", "/1#2"]
+    assert [x.discriminator for x in symbols("m.ex", split) if x.qualname == "M.f"] == ["/1#1", "/1#2"]
 
 
 HASKELL = """\
@@ -198,21 +170,21 @@ step n = do
 
 
 def test_haskell_signature_is_part_of_the_function_and_layout_nesting_counts():
-    s = _one("s.hs", HASKELL, "step")
+    s = one("s.hs", HASKELL, "step")
     assert (s.start_line, s.end_line) == (1, 6)
-    assert _one("s.hs", HASKELL.replace("IO Int", "IO Integer"), "step").hash != s.hash
-    assert _one("s.hs", HASKELL.replace("    pause n\n", "  pause n\n"), "step").hash != s.hash
+    assert one("s.hs", HASKELL.replace("IO Int", "IO Integer"), "step").hash != s.hash
+    assert one("s.hs", HASKELL.replace("    pause n\n", "  pause n\n"), "step").hash != s.hash
     braces = HASKELL.replace("$ do\n    log n\n    pause n\n", "$ do { log n; pause n }\n")
-    assert _one("s.hs", braces, "step").hash == s.hash
+    assert one("s.hs", braces, "step").hash == s.hash
 
 
 GDSCRIPT = "func f(x):\n\tif x > 0:\n\t\tprint(x)\n\t\treturn x\n\treturn 0\n"
 
 
 def test_gdscript_indentation_is_structure_and_its_width_is_not():
-    s = _one("f.gd", GDSCRIPT, "f")
-    assert _one("f.gd", GDSCRIPT.replace("\t\treturn x\n", "\treturn x\n"), "f").hash != s.hash
-    assert _one("f.gd", GDSCRIPT.replace("\t", "    "), "f").hash == s.hash
+    s = one("f.gd", GDSCRIPT, "f")
+    assert one("f.gd", GDSCRIPT.replace("\t\treturn x\n", "\treturn x\n"), "f").hash != s.hash
+    assert one("f.gd", GDSCRIPT.replace("\t", "    "), "f").hash == s.hash
 
 
 @pytest.mark.parametrize(
@@ -227,7 +199,7 @@ def test_gdscript_indentation_is_structure_and_its_width_is_not():
     ids=["dart interpolation braces", "bash function keyword", "sql case and comments", "ocaml bars and begin", "zig parentheses"],
 )
 def test_spelling_is_not_an_edit(path, before, after):
-    assert _one(path, before, "f").hash == _one(path, after, "f").hash
+    assert one(path, before, "f").hash == one(path, after, "f").hash
 
 
 @pytest.mark.parametrize(
@@ -241,30 +213,30 @@ def test_spelling_is_not_an_edit(path, before, after):
     ids=["dart text between interpolations", "bash quoting", "sql quoted name case", "elixir charlist is not a string"],
 )
 def test_meaningful_spelling_is_an_edit(path, before, after, name):
-    assert _one(path, before, name).hash != _one(path, after, name).hash
+    assert one(path, before, name).hash != one(path, after, name).hash
 
 
 def test_script_blocks_are_anchored_at_their_place_in_the_component():
     path, source = _source("vue")
-    s = _one(path, source, "lookup")
+    s = one(path, source, "lookup")
     text = source.encode()[s.start_byte : s.end_byte].decode()
     assert text.startswith("function lookup(key: string)") and text.endswith("}")
     assert source.splitlines()[s.start_line - 1] == "function lookup(key: string): string | undefined {"
     # the same function in a TypeScript file hashes the same: moving it out is followed
-    assert _one("lookup.ts", text + "\n", "lookup").hash == s.hash
+    assert one("lookup.ts", text + "\n", "lookup").hash == s.hash
     # markup above the script shifts the symbol but is not its edit
     shifted = source.replace("<template>\n", "<template>\n  <h1>Cache</h1>\n")
-    moved = _one(path, shifted, "lookup")
+    moved = one(path, shifted, "lookup")
     assert (moved.hash, moved.start_line) == (s.hash, s.start_line + 1)
 
 
 def test_script_language_follows_the_lang_attribute():
     ts = "<script lang='ts'>\nfunction f(x: number) { return x + 1 }\n</script>\n"
     js = "<script>\nfunction f(x) { return x + 1 }\n</script>\n"
-    assert _one("a.svelte", ts, "f").discriminator == "(x: number)"
-    assert _one("a.vue", js, "f").hash == _one("a.js", "function f(x) { return x + 1 }\n", "f").hash
-    assert _symbols("a.vue", "<script lang=\"coffee\">\nf = (x) -> x + 1\n</script>\n") == []
-    assert _symbols("a.vue", "<template><p>hi</p></template>\n") == []
+    assert one("a.svelte", ts, "f").discriminator == "(x: number)"
+    assert one("a.vue", js, "f").hash == one("a.js", "function f(x) { return x + 1 }\n", "f").hash
+    assert symbols("a.vue", "<script lang=\"coffee\">\nf = (x) -> x + 1\n</script>\n") == []
+    assert symbols("a.vue", "<template><p>hi</p></template>\n") == []
 
 
 @pytest.mark.parametrize("first", ["#!/bin/bash", "#!/usr/bin/env bash", "#! /bin/sh", "#!/usr/bin/env -S bash -e"])
@@ -276,3 +248,8 @@ def test_an_extensionless_script_is_read_by_its_shebang(first):
 def test_a_script_for_another_interpreter_stays_file_level():
     facts = analyze("bin/report", b"#!/usr/bin/env perl\nprint 1;\n")
     assert (facts.language, facts.skipped, facts.symbols) == (None, "unsupported", ())
+
+
+test_qualified_names_kinds_and_discriminators, test_rename_keeps_the_hash_and_a_body_edit_changes_it = matrix(
+    _source, EXPECTED, CHANGES
+)

@@ -174,12 +174,20 @@ func init() {
 )
 
 
-@pytest.fixture(params=TWINS, ids=[t.lang for t in TWINS])
-def twins(request, repo) -> Twins:
-    t = request.param
-    repo.write(t.path, t.source)
-    repo.commit("twins")
-    return t
+def twins_fixture(cases: dict[str, Twins]):
+    """The `twins` fixture over `cases`: each case's source committed in a fresh repository."""
+
+    @pytest.fixture(params=list(cases.values()), ids=list(cases))
+    def twins(request, repo) -> Twins:
+        t = request.param
+        repo.write(t.path, t.source)
+        repo.commit("twins")
+        return t
+
+    return twins
+
+
+twins = twins_fixture({t.lang: t for t in TWINS})
 
 
 def _forms(t: Twins) -> list[str]:

@@ -9,8 +9,6 @@ twins are JavaScript's and TypeScript's.
 
 from __future__ import annotations
 
-import pytest
-
 # The same four behaviours as test_twins.py, collected here over these languages' cases: pytest
 # resolves their `twins` fixture in this module.
 from test_twins import (  # noqa: F401
@@ -19,6 +17,7 @@ from test_twins import (  # noqa: F401
     test_each_typeable_form_anchors_its_own_twin,
     test_editing_one_twin_stales_only_its_memory,
     test_whitespace_in_discriminator_is_forgiven,
+    twins_fixture,
 )
 
 TWINS = {
@@ -163,9 +162,4 @@ fi
 }
 
 
-@pytest.fixture(params=list(TWINS.values()), ids=list(TWINS))
-def twins(request, repo) -> Twins:
-    t = request.param
-    repo.write(t.path, t.source)
-    repo.commit("twins")
-    return t
+twins = twins_fixture(TWINS)

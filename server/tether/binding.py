@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import difflib
-import re
 import os
+import re
 from pathlib import Path
 
 from .anchor.config import match_keys, near_keys
@@ -13,6 +13,7 @@ from .anchor.markdown import match_sections
 from .anchor.model import Symbol
 from .anchor.spec import AnchorSpec
 from .anchor.symbols import canonical
+from .credentials import credential_file
 from .errors import (
     AnchorAmbiguous,
     AnchorUnresolved,
@@ -27,7 +28,6 @@ from .errors import (
 from .index import CodeIndex
 from .memory import Anchor
 from .paths import repo_relative
-from .secrets import credential_file
 
 _SKIPPED = {
     "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),

@@ -23,6 +23,18 @@ def compact_diff(old: str, new: str) -> str:
 
 def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol: str | None) -> str | None:
     """The anchored text as it was at `commit` (then HEAD), if git still has it with that hash."""
+    found = file_from_git(root, commit, path, hash_, symbol is not None)
+    if found is None:
+        return None
+    data, symbols = found
+    if symbol is None:
+        return data.decode("utf-8", "replace")
+    s = next(s for s in symbols if s.hash == hash_)
+    return data[s.start_byte : s.end_byte].decode("utf-8", "replace")
+
+
+def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symbol: bool):
+    """(bytes, symbols) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
     if not (root / ".git").exists():
         return None
     for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
@@ -32,11 +44,11 @@ def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol:
             ).stdout
         except (OSError, subprocess.SubprocessError):
             continue
-        if symbol is None:
+        if not is_symbol:
             if content_hash(data) == hash_:
-                return data.decode("utf-8", "replace")
+                return data, ()
             continue
-        for s in analyze(path, data).symbols:
-            if s.hash == hash_:
-                return data[s.start_byte : s.end_byte].decode("utf-8", "replace")
+        symbols = analyze(path, data).symbols
+        if any(s.hash == hash_ for s in symbols):
+            return data, symbols
     return None

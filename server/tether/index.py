@@ -245,6 +245,15 @@ class CodeIndex:
         )
         return [FileRow(*r) for r in rows]
 
+    def files_in(self, directory: str, suffix: str) -> list[str]:
+        """Indexed files directly in `directory` ("" for the root) whose names end with `suffix`."""
+        prefix = directory + "/" if directory else ""
+        esc = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self.conn.execute(
+            "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path", (esc + "%",)
+        )
+        return [r[0] for r in rows if "/" not in r[0][len(prefix):] and r[0].endswith(suffix)]
+
     # -- when a hash search needs a sweep -----------------------------------------------------
     def search_stamp(self, rel: str) -> str:
         """What must change before a body missing from `rel` can have moved: the file itself (a

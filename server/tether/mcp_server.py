@@ -19,8 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from . import __version__
-from . import mcp_models as M
+from . import __version__, mcp_models as M
 from .errors import InternalError, InvalidInput, TetherError
 from .ledger import record_recall
 from .memory import KINDS

@@ -159,7 +159,7 @@ def _pack(t: Tether, q: Query, active: list, stale: list, matched: int, omitted:
         return env
 
     for key, pairs, forms in (("items", active, _item_forms), ("stale", stale, _stale_forms)):
-        for c, v in pairs:
+        for _, v in pairs:
             for form in forms(q, v):
                 data[key].append(form)
                 if tokens(build(q.budget, settled=False)) <= q.budget:  # `used` will never have more digits than the budget

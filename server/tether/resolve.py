@@ -16,6 +16,7 @@ from .anchor.symbols import canonical
 from .diff import compact_diff, text_from_git
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
+from .rename import renamed_and_edited, renamed_throughout
 
 # Following a renamed or moved body needs evidence that the match is not a look-alike.
 # Calibrated on CPython's standard library without its tests (16,520 functions and methods;
@@ -180,11 +181,19 @@ class Resolver:
                         edited_there = (path, s)
         hits = self._search(a, self.index.find_symbols)
         if not hits:
+            renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now))
+            if renamed is not None:
+                path, s = renamed
+                self.index.remember_follow(a.hash, path, s.qualname, s.discriminator)
+                return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
             if edited_there is not None:
                 # renamed or moved earlier, edited since: stale where it went, not deleted
                 return self._edited(a, commit, edited_there[1], edited_there[0])
             moved = self._moved_and_edited(a)
-            return self._edited(a, commit, moved[1], moved[0]) if moved else None
+            if moved is not None:
+                return self._edited(a, commit, moved[1], moved[0])
+            renamed = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
+            return self._edited(a, commit, renamed) if renamed is not None else None
         if len(hits) > 1:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)

@@ -14,11 +14,10 @@ from .binding import bind
 from .errors import Conflict, Duplicate, InvalidInput, NotFound, SecretDetected
 from .index import CodeIndex
 from .memory import BASE_CONFIDENCE, KINDS, SOURCES, Anchor, Memory, new_id, now_iso, parse_time, summarize
-from .paths import cache_dir, find_root, repo_relative
 from .overlap import Overlap, assess, neighbours
+from .paths import cache_dir, find_root, repo_relative
 from .resolve import Resolver, Verdict
 from .search import MemoryIndex
-from .secrets import load_allowlist, scan
 from .store import Quarantined, Store
 
 MAX_BODY_CHARS = 16_000
@@ -265,8 +264,8 @@ class Tether:
 
     def import_(self, doc: object, replace: bool = False) -> dict[str, int]:
         """Write memories from an export; existing ids are kept unless `replace`. All-or-nothing validation."""
-        from .memory import from_front_matter
         from .errors import StoreCorrupt
+        from .memory import from_front_matter
 
         if not isinstance(doc, dict) or not isinstance(doc.get("memories"), list):
             raise InvalidInput("not a tether export: expected {\"format\": 1, \"memories\": [...]}")
@@ -312,6 +311,8 @@ class Tether:
 
     def refuse_secrets(self, **fields: str | None) -> None:
         """Raise SecretDetected naming the first credential-looking span (field, line, col, rule), never its text."""
+        from .secrets import load_allowlist, scan  # writes only: the rules cost ~10 ms to compile
+
         allow = load_allowlist(self.root)
         found = [(name, f) for name, text in fields.items() if text for f in scan(text, allow)]
         if not found:

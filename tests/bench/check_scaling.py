@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import orjson
+
 from tether import db
 from tether.anchor.extract import analyze
 from tether.index import CodeIndex

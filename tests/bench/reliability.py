@@ -172,9 +172,8 @@ def _hostile(tmp: Path, small: bool) -> Table:
     t.add("... the next sweep counts", *_count(count, n - gone, " files"))
     t.add("... cold sweep wall time", f"{secs:.0f} s")
 
-    from tether.secrets import scan
-
     from tests.test_secrets import NON_SECRETS, SECRETS
+    from tether.secrets import scan
 
     caught = sum(1 for _, text, _ in SECRETS if scan(text))
     t.add(f"secret gate: generated secrets refused ({len({r for r, _, _ in SECRETS})} rules)", *_count(caught, len(SECRETS)))

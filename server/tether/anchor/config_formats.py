@@ -143,7 +143,7 @@ def _only_trailing_commas(root, data: bytes) -> bool:
         n = stack.pop()
         if n.is_missing:
             rest = data[n.start_byte :].lstrip()
-            if not rest[:1] in (b"]", b"}"):
+            if rest[:1] not in (b"]", b"}"):
                 return False
         elif n.type == "ERROR":
             if n.text.strip() != b",":

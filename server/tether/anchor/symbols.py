@@ -265,7 +265,7 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
             h, bits = _joined_hash(group, toks, spans)
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, e.end_point[0] + 1, r.start_byte, e.end_byte, h, round(bits, 1))
+            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, h, round(bits, 1))
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
@@ -284,6 +284,7 @@ def _joined_hash(group: list, toks: list[bytes], spans: dict[int, tuple[int, int
     return symbol_hash(joined, (0, len(joined)), holes)
 
 
+
 def disambiguate(symbols: list[Symbol]) -> list[Symbol]:
     """Twins whose discriminators still collide get an ordinal (`#1`, `#2`) in source order."""
     groups: dict[tuple[str, str | None], list[int]] = {}
@@ -298,3 +299,10 @@ def disambiguate(symbols: list[Symbol]) -> list[Symbol]:
             disc = f"{s.discriminator}#{n}" if s.discriminator else f"#{n}"
             result[i] = Symbol(s.qualname, disc, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
     return result
+
+
+def _last_line(node) -> int:
+    """1-based line of a node's last character: a node that ends with its newline (Ruby `end\n`,
+    Bash heredocs) ends at column 0 of the next row, which is not part of it."""
+    row, col = node.end_point
+    return max(node.start_point[0] + 1, row + (1 if col else 0))

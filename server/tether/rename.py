@@ -1,0 +1,133 @@
+"""Renames that reach into the body: a recursive function renamed with its own calls, a class
+renamed with its constructor and every `new Account(...)`, a method whose class was renamed.
+And renames made together with an edit, which are stale where they went, not deleted.
+
+The hash leaves the symbol's own name out, but not other spellings of it inside the body, and it
+must not: `def get(self): return self._cache.get(k)` renamed to `fetch` keeps its `.get`. So a
+rename like that changes the hash, and the lifecycle would call the anchor deleted. This module
+checks the one hypothesis that explains it exactly: take a candidate whose qualified name differs
+from the anchor's in one segment, spell that segment back the old way inside the candidate's
+text, parse the file again, and compare with the stored hash. Equal means renamed, nothing else.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from .anchor.extract import analyze, kind_of
+from .anchor.model import Symbol
+from .diff import file_from_git
+from .index import CodeIndex
+from .memory import Anchor
+
+# Each check is a parse of the whole file; a deleted anchor in a file of a hundred functions
+# must not cost a hundred. The cheap filters below leave very few, and at most this many are parsed.
+MAX_PARSES = 8
+# When the anchored file is gone too (Java: the class `Account` lives in `Account.java`), the
+# renamed file is looked for among this many files of the same directory and extension.
+MAX_SIBLINGS = 64
+_CONFIG_KINDS = frozenset({"markdown", "json", "yaml", "toml"})
+# A rename made with an edit has no exact test, so it takes a close likeness (the moved-and-edited
+# path asks 0.6 of a namesake; a new name is weaker evidence than the same one).
+RENAMED_AND_EDITED = 0.75
+
+
+def renamed_throughout(
+    index: CodeIndex, a: Anchor, resembles: Callable[[str | None], bool]
+) -> tuple[str, Symbol] | None:
+    """Where the anchor went if it was renamed in its body as well as its name; None otherwise."""
+    if a.type != "symbol" or not a.symbol or kind_of(a.path) in _CONFIG_KINDS:
+        return None
+    old = a.symbol.split(".")
+    paths = [a.path] if index.file(a.path) is not None else _siblings(index, a.path)
+    checks = 0
+    found: list[tuple[str, Symbol]] = []
+    for path in paths:
+        data = None
+        for s in index.symbols(path):
+            pair = _one_segment_renamed(old, s.qualname.split("."))
+            if pair is None:
+                continue
+            was, now = pair
+            if data is None:
+                data = _read(index, path)
+                if data is None:
+                    break
+            body = data[s.start_byte : s.end_byte]
+            # the name must be spelled inside the body, or the hash would have matched already
+            uses = len(_word(now).findall(body))
+            if uses < (2 if now == s.qualname.split(".")[-1] else 1):
+                continue
+            if not resembles(body.decode("utf-8", "replace")):
+                continue
+            if checks == MAX_PARSES:
+                return None
+            checks += 1
+            respelled = data[: s.start_byte] + _word(now).sub(was.encode(), body) + data[s.end_byte :]
+            if _hash_at(path, respelled, s) == a.hash:
+                found.append((path, s))
+    return found[0] if len(found) == 1 else None
+
+
+def _one_segment_renamed(old: list[str], new: list[str]) -> tuple[str, str] | None:
+    """(old segment, new segment) if the qualified names differ in exactly one segment."""
+    if len(old) != len(new):
+        return None
+    diffs = [(o, n) for o, n in zip(old, new) if o != n]
+    return diffs[0] if len(diffs) == 1 else None
+
+
+def _word(name: str) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+
+
+def _hash_at(path: str, data: bytes, s: Symbol) -> str | None:
+    """The hash of the symbol starting where `s` starts, in `data` parsed as `path`."""
+    for t in analyze(path, data).symbols:
+        if t.start_byte == s.start_byte and t.kind == s.kind:
+            return t.hash
+    return None
+
+
+def _siblings(index: CodeIndex, path: str) -> list[str]:
+    p = PurePosixPath(path)
+    same = [r for r in index.files_in(str(p.parent) if str(p.parent) != "." else "", p.suffix) if r != path]
+    return [r for r in same[:MAX_SIBLINGS] if index.file(r) is not None]  # brought up to date
+
+
+def _read(index: CodeIndex, path: str) -> bytes | None:
+    try:
+        return (index.root / path).read_bytes()
+    except OSError:
+        return None
+
+
+def renamed_and_edited(index: CodeIndex, a: Anchor, old_text: str | None, commit: str | None) -> Symbol | None:
+    """A symbol renamed and edited in one go, in its own file: the one new name there, of the same
+    kind under the same parent, whose text is close to the anchored text. "New" is checked against
+    git: a name the file already had when the anchor was written is a neighbour, never the anchor.
+    Without git history for the anchored code there is no such evidence, and no answer."""
+    if a.type != "symbol" or not a.symbol or old_text is None or kind_of(a.path) in _CONFIG_KINDS:
+        return None
+    if index.file(a.path) is None:
+        return None
+    then = file_from_git(index.root, commit, a.path, a.hash, True)
+    if then is None:
+        return None
+    old_names = {s.qualname for s in then[1]}
+    kinds = {s.kind for s in then[1] if s.hash == a.hash}
+    old = a.symbol.split(".")
+    data = _read(index, a.path)
+    if data is None:
+        return None
+    close = []
+    for s in index.symbols(a.path):
+        if s.qualname in old_names or s.kind not in kinds or _one_segment_renamed(old, s.qualname.split(".")) is None:
+            continue
+        now = data[s.start_byte : s.end_byte].decode("utf-8", "replace")
+        if difflib.SequenceMatcher(None, old_text, now, autojunk=False).ratio() >= RENAMED_AND_EDITED:
+            close.append(s)
+    return close[0] if len(close) == 1 else None
