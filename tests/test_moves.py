@@ -3,6 +3,8 @@ must not cost a repository sweep on every read."""
 
 from __future__ import annotations
 
+import pytest
+
 SRC = '''\
 import json
 
@@ -167,11 +169,21 @@ def parse_credit_note(raw):
 '''
 
 
-def test_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
+CENTS = "Amounts arrive in cents as integers; the upstream CSV never has decimals."
+WITHOUT_INVOICE = HANDLERS[HANDLERS.index("def parse_credit_note"):]
+
+
+def _invoice_memory(repo, **extra: str) -> str:
+    """billing/parse.py (and `extra` files) committed, a memory anchored to parse_invoice."""
     repo.write("billing/parse.py", HANDLERS)
+    for rel, text in extra.items():
+        repo.write(rel, text)
     repo.commit()
-    mid = repo.remember("Amounts arrive in cents as integers; the upstream CSV never has decimals.",
-                        "billing/parse.py::parse_invoice")
+    return repo.remember(CENTS, "billing/parse.py::parse_invoice")
+
+
+def test_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
+    mid = _invoice_memory(repo)
     repo.replace("billing/parse.py", "def parse_invoice(raw):", "def parse_invoice_line(raw):")
     repo.replace("billing/parse.py", '"cents": int(amount), "currency": currency}',
                  '"cents": int(amount), "currency": currency.upper()}')
@@ -181,12 +193,23 @@ def test_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
     assert '+    return {"number": number, "customer": customer, "cents": int(amount), "currency": currency.upper()}' in a["diff"]
 
 
-def test_a_deleted_function_is_not_taken_for_its_look_alike_neighbour(repo):
-    """parse_credit_note was there all along: deleting parse_invoice deletes the anchor."""
-    repo.write("billing/parse.py", HANDLERS)
-    repo.commit()
-    mid = repo.remember("Amounts arrive in cents as integers; the upstream CSV never has decimals.",
-                        "billing/parse.py::parse_invoice")
-    repo.write("billing/parse.py", HANDLERS[HANDLERS.index("def parse_credit_note"):])
+def test_moved_to_another_module_and_edited_is_stale_where_it_went(repo):
+    mid = _invoice_memory(repo, **{"billing/money.py": "def cents(amount):\n    return int(round(float(amount) * 100))\n"})
+    moved = HANDLERS[: HANDLERS.index("def parse_credit_note")].replace("int(amount)", "cents(amount)")
+    repo.write("billing/parse.py", WITHOUT_INVOICE)
+    repo.write("billing/money.py", repo.read("billing/money.py") + "\n\n" + moved)
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], item["reason"], a["path"], a["symbol"]) == ("stale", "body_edited", "billing/money.py", "parse_invoice")
+    assert "cents(amount)" in a["diff"]
+
+
+@pytest.mark.parametrize("extra", [
+    {},  # parse_credit_note, a look-alike neighbour, was there all along
+    {"legacy/parse.py": HANDLERS.replace("invoice needs 4 fields", "legacy invoice needs 4 fields")},  # a namesake module too
+], ids=["neighbour", "namesake-module"])
+def test_what_was_always_there_is_never_taken_for_a_deleted_anchor(repo, extra):
+    mid = _invoice_memory(repo, **extra)
+    repo.write("billing/parse.py", WITHOUT_INVOICE)
     item = repo.check()[mid]
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")

@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 from .anchor.config import match_keys, near_keys
+from .anchor.disc import canonical
 from .anchor.extract import CONFIG_KIND_NAMES
 from .anchor.markdown import match_sections
 from .anchor.model import Symbol
 from .anchor.spec import AnchorSpec
-from .anchor.symbols import canonical
 from .credentials import credential_file
 from .errors import (
     AnchorAmbiguous,

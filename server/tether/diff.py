@@ -6,8 +6,6 @@ import difflib
 import subprocess
 from pathlib import Path
 
-from .anchor.extract import analyze, content_hash
-
 MAX_DIFF_LINES = 40
 
 
@@ -26,7 +24,7 @@ def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol:
     found = file_from_git(root, commit, path, hash_, symbol is not None)
     if found is None:
         return None
-    data, symbols = found
+    data, symbols, _ = found
     if symbol is None:
         return data.decode("utf-8", "replace")
     s = next(s for s in symbols if s.hash == hash_)
@@ -34,9 +32,11 @@ def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol:
 
 
 def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symbol: bool):
-    """(bytes, symbols) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
+    """(bytes, symbols, revision) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
     if not (root / ".git").exists():
         return None
+    from .anchor.extract import analyze, content_hash  # parsing machinery: only when git is asked
+
     for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
         try:
             data = subprocess.run(
@@ -46,9 +46,20 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
             continue
         if not is_symbol:
             if content_hash(data) == hash_:
-                return data, ()
+                return data, (), rev
             continue
         symbols = analyze(path, data).symbols
         if any(s.hash == hash_ for s in symbols):
-            return data, symbols
+            return data, symbols, rev
     return None
+
+
+def names_at(root: Path, rev: str, path: str) -> set[str]:
+    """Qualified names `path` had at `rev`; empty if it did not exist then."""
+    try:
+        data = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    from .anchor.extract import analyze
+
+    return {s.qualname for s in analyze(path, data).symbols}

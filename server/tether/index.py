@@ -11,16 +11,17 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .anchor.extract import analyze, content_hash
 from .anchor.model import FileFacts, Symbol
 from .db import transaction
 from .repo import list_files
 
 RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps
 PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
+SERIAL_BATCH = 500  # files per write transaction when parsing in this process
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +75,35 @@ def _is_regular(st: os.stat_result) -> bool:
     return stat.S_ISREG(st.st_mode)
 
 
-def _analyze_batch(root: str, rels: list[str]) -> list[tuple[str, int, int, int, FileFacts] | tuple[str, None]]:
+def _analyze_batch(root: str, rels: list[str]) -> list[tuple]:
+    """Rows ready for the index, as plain tuples: they cross a process boundary, and pickling
+    thousands of Symbol objects costs more than building the rows where they are parsed."""
     out: list = []
     for rel in rels:
         got = _read(root, rel)
         if got is None:
-            out.append((rel, None))
+            out.append((rel, None, None))
             continue
         st, data = got
         checked = time.time_ns()
-        out.append((rel, st.st_mtime_ns, _change(st), len(data), checked, _safe_analyze(rel, data)))
+        out.append(_rows(rel, st.st_mtime_ns, _change(st), len(data), checked, _safe_analyze(rel, data)))
     return out
+
+
+def _rows(rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> tuple:
+    file_row = (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy)
+    symbol_rows = [
+        (rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
+        for s in facts.symbols
+    ]
+    return rel, file_row, symbol_rows
 
 
 def _safe_analyze(rel: str, data: bytes) -> FileFacts:
     """Extraction never takes the index down: a file that breaks a parser is indexed as a plain file."""
+    # imported where it is used: a read of unchanged files (every hook, every check) never parses
+    from .anchor.extract import analyze, content_hash
+
     try:
         return analyze(rel, data)
     except (RecursionError, MemoryError, ValueError, RuntimeError):
@@ -141,6 +156,8 @@ class CodeIndex:
             return None
         st, data = got
         checked = time.time_ns()
+        from .anchor.extract import content_hash
+
         if row is not None and row[3] == content_hash(data):
             self.conn.execute(
                 "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
@@ -186,15 +203,18 @@ class CodeIndex:
                 continue
             changed.append(rel)
         vanished = [p for p in known if p not in present]
-        results = self._analyze_many(changed, workers)
+        # each batch is written as it comes back, in its own short transaction: the writes overlap
+        # the parsing still running, and other processes' writers never wait for a whole sweep
+        for batch in self._analyze_many(changed, workers):
+            with transaction(self.conn):
+                for rel, file_row, symbol_rows in batch:
+                    if file_row is None:
+                        self._forget(rel)
+                    else:
+                        self._store_rows(rel, file_row, symbol_rows)
         with transaction(self.conn):
             for rel in vanished:
                 self._forget(rel)
-            for res in results:
-                if res[1] is None:
-                    self._forget(res[0])
-                else:
-                    self._store(*res)
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
             )
@@ -202,20 +222,23 @@ class CodeIndex:
         self.dirty += len(changed)
         return {"files": len(present), "parsed": len(changed), "removed": len(vanished)}
 
-    def _analyze_many(self, rels: list[str], workers: int | None) -> list:
+    def _analyze_many(self, rels: list[str], workers: int | None) -> Iterator[list[tuple]]:
+        """Batches of `_analyze_batch` rows, in completion order."""
         workers = workers or os.cpu_count() or 1
         if len(rels) < PARALLEL_THRESHOLD or workers < 2:
-            return _analyze_batch(str(self.root), rels)
-        # Interleave so each worker gets a similar mix of big and small files.
-        chunks = [rels[i :: workers * 4] for i in range(workers * 4)]
-        results: list = []
+            for i in range(0, len(rels), SERIAL_BATCH):
+                yield _analyze_batch(str(self.root), rels[i : i + SERIAL_BATCH])
+            return
+        # Interleaved, so each chunk gets a similar mix of big and small files; small enough chunks
+        # that the last one to finish leaves little of the machine idle.
+        n = workers * 8
+        chunks = [rels[i::n] for i in range(n) if rels[i::n]]
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_analyze_batch, [str(self.root)] * len(chunks), chunks):
-                results.extend(part)
-        return results
+            for done in as_completed([pool.submit(_analyze_batch, str(self.root), c) for c in chunks]):
+                yield done.result()
 
     def indexed_at(self) -> float | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key='indexed_at'").fetchone()
@@ -318,18 +341,18 @@ class CodeIndex:
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
 
     def _store(self, rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> None:
+        self._store_rows(*_rows(rel, mtime_ns, change, size, checked, facts))
+
+    def _store_rows(self, rel: str, file_row: tuple, symbol_rows: list[tuple]) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO files(path, mtime_ns, change, size, checked_ns, hash, language, skipped, entropy) "
             "VALUES(?,?,?,?,?,?,?,?,?)",
-            (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy),
+            file_row,
         )
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
         self.conn.executemany(
             "INSERT INTO symbols(path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy) "
             "VALUES(?,?,?,?,?,?,?,?,?,?)",
-            [
-                (rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
-                for s in facts.symbols
-            ],
+            symbol_rows,
         )
 

@@ -1,6 +1,6 @@
 """Renames that reach into the body: a recursive function renamed with its own calls, a class
 renamed with its constructor and every `new Account(...)`, a method whose class was renamed.
-And renames made together with an edit, which are stale where they went, not deleted.
+And renames or moves made together with an edit, which are stale where they went, not deleted.
 
 The hash leaves the symbol's own name out, but not other spellings of it inside the body, and it
 must not: `def get(self): return self._cache.get(k)` renamed to `fetch` keeps its `.get`. So a
@@ -17,9 +17,8 @@ import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
-from .anchor.extract import analyze, kind_of
 from .anchor.model import Symbol
-from .diff import file_from_git
+from .diff import file_from_git, names_at
 from .index import CodeIndex
 from .memory import Anchor
 
@@ -30,6 +29,8 @@ MAX_PARSES = 8
 # renamed file is looked for among this many files of the same directory and extension.
 MAX_SIBLINGS = 64
 _CONFIG_KINDS = frozenset({"markdown", "json", "yaml", "toml"})
+# Namesakes elsewhere asked of git when an anchor moved and was edited: each costs a `git show`.
+MAX_ELSEWHERE = 4
 # A rename made with an edit has no exact test, so it takes a close likeness (the moved-and-edited
 # path asks 0.6 of a namesake; a new name is weaker evidence than the same one).
 RENAMED_AND_EDITED = 0.75
@@ -39,6 +40,8 @@ def renamed_throughout(
     index: CodeIndex, a: Anchor, resembles: Callable[[str | None], bool]
 ) -> tuple[str, Symbol] | None:
     """Where the anchor went if it was renamed in its body as well as its name; None otherwise."""
+    from .anchor.extract import kind_of  # the parsing machinery, only once an anchor is missing
+
     if a.type != "symbol" or not a.symbol or kind_of(a.path) in _CONFIG_KINDS:
         return None
     old = a.symbol.split(".")
@@ -86,6 +89,8 @@ def _word(name: str) -> re.Pattern[bytes]:
 
 def _hash_at(path: str, data: bytes, s: Symbol) -> str | None:
     """The hash of the symbol starting where `s` starts, in `data` parsed as `path`."""
+    from .anchor.extract import analyze
+
     for t in analyze(path, data).symbols:
         if t.start_byte == s.start_byte and t.kind == s.kind:
             return t.hash
@@ -105,29 +110,47 @@ def _read(index: CodeIndex, path: str) -> bytes | None:
         return None
 
 
-def renamed_and_edited(index: CodeIndex, a: Anchor, old_text: str | None, commit: str | None) -> Symbol | None:
-    """A symbol renamed and edited in one go, in its own file: the one new name there, of the same
-    kind under the same parent, whose text is close to the anchored text. "New" is checked against
-    git: a name the file already had when the anchor was written is a neighbour, never the anchor.
-    Without git history for the anchored code there is no such evidence, and no answer."""
+def renamed_and_edited(
+    index: CodeIndex, a: Anchor, old_text: str | None, commit: str | None
+) -> tuple[str, Symbol] | None:
+    """A symbol renamed, or moved to another file, and edited in one go: stale where it went.
+
+    The candidates are the names that are new since the anchor was written: in its own file, a
+    name differing in one segment (renamed); elsewhere, the same qualified name (moved). "New" is
+    asked of git at the commit that holds the anchored code: a name already there then is a
+    neighbour, never the anchor. Of those, exactly one must be close to the anchored text. Without
+    git history for the anchored code there is no such evidence, and no answer. Git is asked only
+    once some candidate is close, so a deleted anchor costs a few cheap comparisons per read."""
+    from .anchor.extract import kind_of
+
     if a.type != "symbol" or not a.symbol or old_text is None or kind_of(a.path) in _CONFIG_KINDS:
         return None
-    if index.file(a.path) is None:
+    old = a.symbol.split(".")
+    candidates: list[tuple[str, Symbol]] = []
+    if index.file(a.path) is not None:
+        candidates += [(a.path, s) for s in index.symbols(a.path) if _one_segment_renamed(old, s.qualname.split("."))]
+    candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
+    close = [(p, s) for p, s in candidates if index.file(p) is not None and _close(old_text, _source(index, p, s))]
+    if not close:
         return None
     then = file_from_git(index.root, commit, a.path, a.hash, True)
     if then is None:
         return None
-    old_names = {s.qualname for s in then[1]}
-    kinds = {s.kind for s in then[1] if s.hash == a.hash}
-    old = a.symbol.split(".")
-    data = _read(index, a.path)
-    if data is None:
-        return None
-    close = []
-    for s in index.symbols(a.path):
-        if s.qualname in old_names or s.kind not in kinds or _one_segment_renamed(old, s.qualname.split(".")) is None:
-            continue
-        now = data[s.start_byte : s.end_byte].decode("utf-8", "replace")
-        if difflib.SequenceMatcher(None, old_text, now, autojunk=False).ratio() >= RENAMED_AND_EDITED:
-            close.append(s)
-    return close[0] if len(close) == 1 else None
+    _, old_symbols, rev = then
+    kinds = {s.kind for s in old_symbols if s.hash == a.hash}
+    had = {s.qualname for s in old_symbols}
+    new = [(p, s) for p, s in close if s.kind in kinds
+           and (s.qualname not in had if p == a.path else a.symbol not in names_at(index.root, rev, p))]
+    return new[0] if len(new) == 1 else None
+
+
+def _close(then: str, now: str | None) -> bool:
+    if now is None:
+        return False
+    m = difflib.SequenceMatcher(None, then, now, autojunk=False)
+    t = RENAMED_AND_EDITED
+    return m.real_quick_ratio() >= t and m.quick_ratio() >= t and m.ratio() >= t
+
+
+def _source(index: CodeIndex, path: str, s: Symbol) -> str | None:
+    return index.read_text(path, s.start_byte, s.end_byte)

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from .anchor.symbols import canonical
+from .anchor.disc import canonical
 from .diff import compact_diff, text_from_git
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
@@ -192,8 +192,8 @@ class Resolver:
             moved = self._moved_and_edited(a)
             if moved is not None:
                 return self._edited(a, commit, moved[1], moved[0])
-            renamed = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
-            return self._edited(a, commit, renamed) if renamed is not None else None
+            went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
+            return self._edited(a, commit, went[1], went[0]) if went is not None else None
         if len(hits) > 1:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)

@@ -161,7 +161,7 @@ def run(small: bool = False) -> list[Table]:
     table.notes.append(f"`python3` on PATH here is {shim} -> {real_python3()}; a shim (pyenv, asdf) adds its own "
                        "start-up to every hook: the direct row shows the hook without it")
     table.notes.append("steady state: memory index synced and older than the racy window, code index warm; the "
-                       "floor (TETHER_PUSH_FLOOR) is the provisional default")
+                       "floor (TETHER_PUSH_FLOOR) is the calibrated default (push_floor)")
     return [table]
 
 

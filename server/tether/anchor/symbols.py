@@ -4,33 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
+from .disc import canonical, spell
 from .languages import Language, query_source
 from .model import Symbol
 from .normalize import symbol_hash, token_stream
 
-_WS = re.compile(r"\s+")
-_TRAILING_COMMA = re.compile(r",\s*([)\]>])")
-_INNER_SPACE = re.compile(r"(?<=[(\[])\s+|\s+(?=[)\]])")
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
-
-
-# Pure and hot (every definition, every twin check) with few distinct inputs: `(self)`, `()`...
-@lru_cache(maxsize=4096)
-def spell(text: str) -> str:
-    """A discriminator as the source spells it, whitespace collapsed: what users type."""
-    # a formatter wrapping a long parameter list adds a trailing comma and line breaks: not a new spelling
-    return _INNER_SPACE.sub("", _TRAILING_COMMA.sub(r"\1", _WS.sub(" ", text))).strip()
-
-
-@lru_cache(maxsize=4096)
-def canonical(text: str | None) -> str | None:
-    """The comparison form of a discriminator: whitespace forgiven entirely around punctuation."""
-    if text is None:
-        return None
-    return _AROUND_PUNCT.sub(r"\1", spell(text)).replace("'", '"')
 
 
 @cache
@@ -167,6 +149,8 @@ def _path(lang: Language, text: str) -> str:
     if not lang.path_separators:
         return text
     text = _AROUND_PUNCT.sub(r"\1", spell(text))  # `operator ==` is `operator==`
+    if not any(s in text for s in lang.path_separators):
+        return text  # most names: the scan below would find one segment, kept as spelled
     segs: list[str] = []
     depth = start = i = 0
     while i < len(text):
