@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import subprocess
 from pathlib import Path
 
 MAX_DIFF_LINES = 40
@@ -35,7 +34,9 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     """(bytes, symbols, revision) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
     if not (root / ".git").exists():
         return None
-    from .anchor.extract import analyze, content_hash  # parsing machinery: only when git is asked
+    import subprocess  # like the parsing machinery, only when git is asked
+
+    from .anchor.extract import analyze, content_hash
 
     for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
         try:
@@ -56,6 +57,8 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
 
 def names_at(root: Path, rev: str, path: str) -> set[str]:
     """Qualified names `path` had at `rev`; empty if it did not exist then."""
+    import subprocess
+
     try:
         data = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 # Never indexed, wherever they appear: VCS data, tether itself, dependency and build caches.
@@ -35,6 +34,8 @@ def _pruned(rel: str) -> bool:
 
 
 def _git_files(root: Path) -> list[str] | None:
+    import subprocess  # ~10 ms to import; a read of anchored files never lists the repository
+
     try:
         out = subprocess.run(
             ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],

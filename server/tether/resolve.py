@@ -8,7 +8,6 @@ first, and an existing locator whose hash differs is an edit (stale), never foll
 from __future__ import annotations
 
 import difflib
-import subprocess
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -315,7 +314,7 @@ class Resolver:
         if text is None:
             try:
                 text = text_from_git(self.index.root, commit, a.path, a.hash, None if a.type == "file" else a.symbol)
-            except (OSError, subprocess.SubprocessError, ValueError):
+            except (OSError, ValueError):  # git's own failures are handled inside: None
                 text = None
         return text
 
