@@ -18,6 +18,25 @@ def compact_diff(old: str, new: str) -> str:
     return "\n".join(lines)
 
 
+def alike(then: str | None, now: str | None, threshold: float) -> bool:
+    """Whether two texts are at least `threshold` alike (difflib's ratio); the cheap upper bounds
+    are asked first, so most non-matches cost no full comparison."""
+    if then is None or now is None:
+        return False
+    m = difflib.SequenceMatcher(None, then, now, autojunk=False)
+    return m.real_quick_ratio() >= threshold and m.quick_ratio() >= threshold and m.ratio() >= threshold
+
+
+def _git_show(root: Path, rev: str, path: str) -> bytes | None:
+    """`path` as committed at `rev`, or None (no such revision or path, or git failed)."""
+    import subprocess  # like the parsing machinery, only when git is asked
+
+    try:
+        return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol: str | None) -> str | None:
     """The anchored text as it was at `commit` (then HEAD), if git still has it with that hash."""
     found = file_from_git(root, commit, path, hash_, symbol is not None)
@@ -34,16 +53,11 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     """(bytes, symbols, revision) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
     if not (root / ".git").exists():
         return None
-    import subprocess  # like the parsing machinery, only when git is asked
-
     from .anchor.extract import analyze, content_hash
 
     for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
-        try:
-            data = subprocess.run(
-                ["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True
-            ).stdout
-        except (OSError, subprocess.SubprocessError):
+        data = _git_show(root, rev, path)
+        if data is None:
             continue
         if not is_symbol:
             if content_hash(data) == hash_:
@@ -57,11 +71,8 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
 
 def names_at(root: Path, rev: str, path: str) -> set[str]:
     """Qualified names `path` had at `rev`; empty if it did not exist then."""
-    import subprocess
-
-    try:
-        data = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True).stdout
-    except (OSError, subprocess.SubprocessError):
+    data = _git_show(root, rev, path)
+    if data is None:
         return set()
     from .anchor.extract import analyze
 

@@ -12,13 +12,12 @@ text, parse the file again, and compare with the stored hash. Equal means rename
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from .anchor.model import Symbol
-from .diff import file_from_git, names_at
+from .diff import alike, file_from_git, names_at
 from .index import CodeIndex
 from .memory import Anchor
 
@@ -60,16 +59,16 @@ def renamed_throughout(
                 if data is None:
                     break
             body = data[s.start_byte : s.end_byte]
+            word = _word(now)
             # the name must be spelled inside the body, or the hash would have matched already
-            uses = len(_word(now).findall(body))
-            if uses < (2 if now == s.qualname.split(".")[-1] else 1):
+            if len(word.findall(body)) < (2 if now == s.qualname.split(".")[-1] else 1):
                 continue
             if not resembles(body.decode("utf-8", "replace")):
                 continue
             if checks == MAX_PARSES:
                 return None
             checks += 1
-            respelled = data[: s.start_byte] + _word(now).sub(was.encode(), body) + data[s.end_byte :]
+            respelled = data[: s.start_byte] + word.sub(was.encode(), body) + data[s.end_byte :]
             if _hash_at(path, respelled, s) == a.hash:
                 found.append((path, s))
     return found[0] if len(found) == 1 else None
@@ -130,7 +129,7 @@ def renamed_and_edited(
     if index.file(a.path) is not None:
         candidates += [(a.path, s) for s in index.symbols(a.path) if _one_segment_renamed(old, s.qualname.split("."))]
     candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
-    close = [(p, s) for p, s in candidates if index.file(p) is not None and _close(old_text, _source(index, p, s))]
+    close = [(p, s) for p, s in candidates if index.file(p) is not None and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)]
     if not close:
         return None
     then = file_from_git(index.root, commit, a.path, a.hash, True)
@@ -142,14 +141,6 @@ def renamed_and_edited(
     new = [(p, s) for p, s in close if s.kind in kinds
            and (s.qualname not in had if p == a.path else a.symbol not in names_at(index.root, rev, p))]
     return new[0] if len(new) == 1 else None
-
-
-def _close(then: str, now: str | None) -> bool:
-    if now is None:
-        return False
-    m = difflib.SequenceMatcher(None, then, now, autojunk=False)
-    t = RENAMED_AND_EDITED
-    return m.real_quick_ratio() >= t and m.quick_ratio() >= t and m.ratio() >= t
 
 
 def _source(index: CodeIndex, path: str, s: Symbol) -> str | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .anchor.disc import canonical
-from .diff import compact_diff, text_from_git
+from .diff import alike, compact_diff, text_from_git
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
 from .rename import renamed_and_edited, renamed_throughout
@@ -273,10 +273,7 @@ class Resolver:
     def _resembles(self, a: Anchor, now: str | None) -> bool:
         """Whether the text found looks like the anchored text then: a namesake that merely
         existed elsewhere all along must not be taken for the anchor moved."""
-        then = self._old_text(a, None)
-        if then is None or now is None:
-            return False
-        return difflib.SequenceMatcher(None, then, now, autojunk=False).ratio() >= RESEMBLANCE
+        return alike(self._old_text(a, None), now, RESEMBLANCE)
 
     def _moved_file(self, a: Anchor) -> Resolution | None:
         """A whole file moved and edited at once: one namesake file elsewhere, stale there."""
