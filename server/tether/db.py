@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from pathlib import Path
 
 SCHEMA_VERSION = "7"  # 7: symbol end lines no longer count a trailing newline
 
@@ -43,9 +43,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 """
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: str | os.PathLike) -> sqlite3.Connection:
     """Open (creating or rebuilding) the cache. A cache from another schema version is discarded."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
     try:
         return _open(path)
     except sqlite3.DatabaseError as e:
@@ -53,7 +53,10 @@ def connect(path: Path) -> sqlite3.Connection:
             raise  # "database is locked" is another process at work, not damage: never delete its cache
         # A corrupt cache loses nothing: it is rebuilt from the working tree and the memory files.
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
+            try:
+                os.unlink(f"{os.fspath(path)}{suffix}")
+            except FileNotFoundError:
+                pass
         return _open(path)
 
 
@@ -65,7 +68,7 @@ def _corrupt(e: sqlite3.DatabaseError) -> bool:
     return "malformed" in text or "not a database" in text
 
 
-def _open(path: Path) -> sqlite3.Connection:
+def _open(path: str | os.PathLike) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=30000")
     mode = conn.execute("PRAGMA journal_mode").fetchone()[0]

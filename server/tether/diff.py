@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 MAX_DIFF_LINES = 40
 
 
+# difflib is imported where it is used: a push hook that finds its memory active never diffs.
 def compact_diff(old: str, new: str) -> str:
+    import difflib
+
     lines = list(
         difflib.unified_diff(old.splitlines(), new.splitlines(), "then", "now", n=1, lineterm="")
     )
@@ -23,6 +25,8 @@ def alike(then: str | None, now: str | None, threshold: float) -> bool:
     are asked first, so most non-matches cost no full comparison."""
     if then is None or now is None:
         return False
+    import difflib
+
     m = difflib.SequenceMatcher(None, then, now, autojunk=False)
     return m.real_quick_ratio() >= threshold and m.quick_ratio() >= threshold and m.ratio() >= threshold
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class TetherError(Exception):
     """Base error: `code` is stable and documented, `message` is one line for humans."""
 
     code = "error"
 
-    def __init__(self, message: str, **details: Any) -> None:
+    def __init__(self, message: str, **details: object) -> None:
         super().__init__(message)
         self.message = message.replace("\n", " ")
         self.details = details
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message, **self.details}
 
 

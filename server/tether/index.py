@@ -26,6 +26,8 @@ SERIAL_BATCH = 500  # files per write transaction when parsing in this process
 
 @dataclass(frozen=True, slots=True)
 class FileRow:
+    """One indexed file as the code index last saw it."""
+
     path: str
     mtime_ns: int
     size: int

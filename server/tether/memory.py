@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-import uuid
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any
 
 import orjson
 
 from .errors import StoreCorrupt
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 KINDS = ("decision", "fact", "gotcha", "failed-attempt", "convention")
@@ -23,6 +25,8 @@ FENCE = "---"
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
+    """Where a memory is tied to the code, and the normalized hash it had there."""
+
     type: str
     path: str
     hash: str
@@ -44,6 +48,8 @@ class Anchor:
 
 @dataclass(frozen=True, slots=True)
 class Memory:
+    """One memory as stored: front matter fields plus the Markdown body."""
+
     id: str
     kind: str
     summary: str
@@ -109,6 +115,8 @@ def parse_time(text: str) -> datetime:
 
 
 def new_id() -> str:
+    import uuid  # only writes need it; it imports `platform`, a cost on every hook that reads
+
     return str(uuid.uuid4())
 
 

@@ -6,27 +6,19 @@ import os
 from pathlib import Path
 
 from .errors import InvalidInput, OutsideRoot
-
-MARKERS = (".tether", ".git")
+from .locate import (  # noqa: F401  (re-exported)
+    MARKERS,
+    cache_dir as _cache_dir,
+    find_root as _find_root,
+    plugin_data_dir as _plugin_data_dir,
+    repo_key,
+    state_dir as _state_dir,
+)
 
 
 def find_root(explicit: str | os.PathLike | None = None, start: str | os.PathLike | None = None) -> Path:
     """`--root`, then TETHER_ROOT, then the nearest ancestor of `start` holding .tether/ or .git/."""
-    chosen = explicit or os.environ.get("TETHER_ROOT")
-    if chosen:
-        root = Path(chosen)
-        try:
-            root = root.expanduser()
-        except RuntimeError:  # `~nosuchuser`: take it literally, and fail below if it is no directory
-            pass
-        if not _is_dir(root):
-            raise InvalidInput(f"root {str(root)!r} is not a directory")
-        return root.resolve()
-    here = Path(start or os.getcwd()).resolve()
-    for candidate in (here, *here.parents):
-        if any((candidate / m).exists() for m in MARKERS):
-            return candidate
-    return here
+    return Path(_find_root(explicit, start))
 
 
 def repo_relative(root: Path, path: str, cwd: str | None = None) -> str:
@@ -91,48 +83,16 @@ def _inside(p: Path, root: Path) -> bool:
     return p == root or root in p.parents
 
 
-def repo_key(root: Path) -> str:
-    """A per-repository directory name: readable base name plus a hash of the real path."""
-    try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook
-        from _blake2 import blake2b
-    except ImportError:
-        from hashlib import blake2b
-    digest = blake2b(str(root.resolve()).encode(), digest_size=6).hexdigest()
-    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in root.name)[:40] or "root"
-    return f"{base}-{digest}"
-
-
 def cache_dir(root: Path) -> Path:
-    """Rebuildable caches (code index, memory search index). TETHER_HOME overrides."""
-    home = os.environ.get("TETHER_HOME")
-    if home:
-        return Path(home) / "cache" / repo_key(root)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("tether")) / repo_key(root)
+    return Path(_cache_dir(root))
 
 
 def state_dir(root: Path) -> Path:
-    """Per-machine state (usage log, hook sessions, ledger). TETHER_HOME overrides."""
-    home = os.environ.get("TETHER_HOME")
-    if home:
-        return Path(home) / "state" / repo_key(root)
-    import platformdirs
-
-    return Path(platformdirs.user_state_dir("tether")) / repo_key(root)
+    return Path(_state_dir(root))
 
 
 def plugin_data_dir() -> Path:
-    """The Claude Code plugin's data dir (venv, launcher logs); mirrored by hooks/launcher.py."""
-    data = os.environ.get("CLAUDE_PLUGIN_DATA")
-    if data:
-        return Path(data)
-    home = os.environ.get("TETHER_HOME")
-    if home:
-        return Path(home) / "data"
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("tether"))
+    return Path(_plugin_data_dir())
 
 
 def hook_failure_logs(root: Path | None) -> list[Path]:

@@ -7,7 +7,6 @@ first, and an existing locator whose hash differs is an edit (stale), never foll
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -148,10 +147,12 @@ class Resolver:
         if followed is not None or not cands:
             return followed or Resolution("invalidated", "anchor_deleted", a.path, a.symbol, a.discriminator)
         # the name survives but no twin matches: an edit to one of them; diff against the closest
+        from difflib import SequenceMatcher
+
         old = self._old_text(a, commit)
         closest = max(
             cands,
-            key=lambda c: difflib.SequenceMatcher(None, old or "", self._text(a.path, c) or "").ratio(),
+            key=lambda c: SequenceMatcher(None, old or "", self._text(a.path, c) or "").ratio(),
         )
         return self._edited(a, commit, closest)
 

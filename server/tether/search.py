@@ -1,7 +1,8 @@
 """The memory search index: SQLite FTS5 over every memory file, kept in sync incrementally.
 
-Light on purpose (stdlib, orjson and the file format; never tree-sitter or mcp) so the prompt hook
-can import it and answer in milliseconds. Status is not known here: candidates are ranked on text,
+Light on purpose so the prompt hook can import it and answer in milliseconds: stdlib only at import
+(the memory file format is loaded only to parse a file; no dataclasses, orjson, typing or
+tree-sitter), and never mcp. Status is not known here: candidates are ranked on text,
 the files in play, kind and base confidence; `recall` re-resolves whatever it returns.
 
 Sync cost follows what changed. The memories directory's own mtime/ctime move whenever a file is
@@ -12,22 +13,26 @@ caught when a candidate is loaded (`load` re-reads the file) and by the next ful
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import posixpath
 import sqlite3
 import stat as _stat
 import time
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import Iterable
-
-import orjson
+from collections import namedtuple
+from collections.abc import Iterable
 
 from . import db
 from .errors import StoreCorrupt
-from .memory import Memory, loads, parse_time
-from .paths import cache_dir
+from .locate import cache_dir
 from .text import terms, unique
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .memory import Memory
 
 RACY_NS = 2_000_000_000  # a stamp is trusted only once it is safely older than the scan that saw it
 POOL = 50  # text matches re-scored per query: ten times what an answer holds
@@ -48,27 +53,26 @@ FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the bes
 HALF_LIFE_DAYS, DECAY_FLOOR, TOP_BASE = 180.0, 0.2, 0.95
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One memory that matched, before its anchors are resolved."""
+# Named tuples, not dataclasses: this module is on the prompt hook's path (see the module doc).
+class Candidate(namedtuple("Candidate", "memory_id filename kind summary score text coverage near paths closed_at")):
+    """One memory that matched, before its anchors are resolved.
 
-    memory_id: str
-    filename: str  # repo-relative path of the memory file
-    kind: str
-    summary: str
-    score: float  # ranking score: text x coverage x files in play x kind x confidence
-    text: float  # BM25 of the text alone (0 when only the files in play matched)
-    coverage: float  # 0..1, IDF-weighted share of the query's terms this memory contains: absolute
-    near: str | None  # "file" or "dir" when an anchor is in or beside a file in play
-    paths: tuple[str, ...]
-    closed_at: float | None  # epoch seconds when superseded or retired; None while current
+    memory_id, kind, summary: str; filename: repo-relative path of the memory file;
+    score: ranking score (text x coverage x files in play x kind x confidence);
+    text: BM25 of the text alone (0 when only the files in play matched);
+    coverage: 0..1, the IDF-weighted share of the query's terms this memory contains (absolute);
+    near: "file" or "dir" when an anchor is in or beside a file in play, else None;
+    paths: tuple of anchored paths; closed_at: epoch seconds when superseded or retired, None while current.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Search:
-    candidates: tuple[Candidate, ...]  # best first
-    matched: int  # every memory that matched the text or sits in a file in play
-    terms: tuple[str, ...]  # the query terms searched
+class Search(namedtuple("Search", "candidates matched terms")):
+    """candidates: best first; matched: every memory that matched the text or sits in a file in play;
+    terms: the query terms searched."""
+
+    __slots__ = ()
 
 
 def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
@@ -92,6 +96,8 @@ def _change(st: os.stat_result) -> int:
 
 
 def _ts(text: str | None) -> float | None:
+    from .memory import parse_time
+
     if not text:
         return None
     try:
@@ -103,11 +109,11 @@ def _ts(text: str | None) -> float | None:
 class MemoryIndex:
     """Full-text index of `.tether/memories/*.md` in the repository's cache database."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection | None = None) -> None:
-        self.root = Path(root)
-        self.dir = self.root / ".tether" / "memories"
+    def __init__(self, root: str | Path, conn: sqlite3.Connection | None = None) -> None:
+        self.root = os.fspath(root)  # a str: pathlib is not loaded on a silent prompt
+        self.dir = os.path.join(self.root, ".tether", "memories")
         self._own = conn is None
-        self.conn = conn if conn is not None else db.connect(cache_dir(self.root) / "cache.sqlite")
+        self.conn = conn if conn is not None else db.connect(os.path.join(cache_dir(self.root), "cache.sqlite"))
         # the full-text index of 10,000 memories is ~20 MB: SQLite's default 2 MB page cache thrashes
         self.conn.execute("PRAGMA cache_size=-32000")
 
@@ -169,7 +175,9 @@ class MemoryIndex:
         return {"parsed": len(changed), "removed": len(gone)}
 
     def _parse(self, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None]:
-        path = self.dir / name
+        from .memory import loads
+
+        path = os.path.join(self.dir, name)
         checked = time.time_ns()
         try:
             with open(path, "rb") as f:
@@ -208,7 +216,7 @@ class MemoryIndex:
                 "INSERT INTO mems(id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths) "
                 "VALUES(?,?,?,?,?,?,?,?,?)",
                 (m.id, name, m.kind, m.summary, m.confidence, _ts(m.verified_at) or 0.0, _ts(m.valid_from) or 0.0,
-                 _ts(m.valid_to), orjson.dumps(paths).decode()),
+                 _ts(m.valid_to), _json(paths)),
             ).lastrowid
             symbols = " ".join(a.symbol or "" for a in m.anchors)
             cols = (terms(m.summary), terms(m.body), terms(" ".join(m.tags)), terms(" ".join(paths), path=True),
@@ -222,10 +230,10 @@ class MemoryIndex:
                 for term in col:
                     tf[term] = tf.get(term, 0.0) + w
             self.conn.execute("UPDATE mems SET dl=?, tf=? WHERE rid=?",
-                              (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), orjson.dumps(tf).decode(), rid))
+                              (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), _json(tf), rid))
             self.conn.executemany(
                 "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
-                [(p, str(PurePosixPath(p).parent), rid) for p in paths],
+                [(p, posixpath.dirname(p), rid) for p in paths],
             )
             self.conn.executemany(
                 "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
@@ -295,7 +303,7 @@ class MemoryIndex:
                     matched += 1  # a memory in a file in play matches even without a word in common
         if not rids:
             return Search((), 0, tuple(q))
-        dirs = {str(PurePosixPath(f).parent) for f in files}
+        dirs = {posixpath.dirname(f) for f in files}
         return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
 
     def _rank(self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str],
@@ -308,14 +316,14 @@ class MemoryIndex:
             "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf FROM mems "
             f"WHERE rid IN ({','.join('?' * len(rids))})", tuple(rids),
         ):
-            tf = orjson.loads(tf_json) if tf_json else {}
+            tf = json.loads(tf_json) if tf_json else {}
             hits = [(t, tf[t]) for t in idf if t in tf]
             norm = K1 * (1 - B + B * (dl or 0.0) / avgdl)
             text = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in hits)
             cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
             prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
-            paths = tuple(orjson.loads(paths))
-            where_ = near.get(rid) or ("dir" if dirs and any(str(PurePosixPath(p).parent) in dirs for p in paths) else None)
+            paths = tuple(json.loads(paths))
+            where_ = near.get(rid) or ("dir" if dirs and any(posixpath.dirname(p) in dirs for p in paths) else None)
             scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
         top = max((s[0] for s in scored), default=0.0) or 1.0
         out = []
@@ -374,13 +382,13 @@ class MemoryIndex:
     def _rel_files(self, files: Iterable[str]) -> list[str]:
         out = []
         for f in files:
-            p = PurePosixPath(str(f).replace(os.sep, "/"))
-            if p.is_absolute():
+            p = str(f).replace(os.sep, "/")
+            if os.path.isabs(p):
                 try:
-                    p = PurePosixPath(os.path.relpath(str(p), str(self.root)).replace(os.sep, "/"))
+                    p = os.path.relpath(p, self.root).replace(os.sep, "/")
                 except ValueError:
                     continue
-            rel = os.path.normpath(str(p)).replace(os.sep, "/")
+            rel = os.path.normpath(p).replace(os.sep, "/")
             if rel != "." and not rel.startswith("../") and rel != "..":
                 out.append(rel)
         return list(dict.fromkeys(out))
@@ -393,8 +401,11 @@ class MemoryIndex:
 
     def read(self, filename: str) -> Memory | None:
         """A memory file (repo-relative name) parsed now; None if it is gone or unreadable."""
+        from .memory import loads
+
         try:
-            return loads((self.root / filename).read_bytes(), filename)
+            with open(os.path.join(self.root, filename), "rb") as f:
+                return loads(f.read(), filename)
         except (OSError, StoreCorrupt):
             return None
 
@@ -414,7 +425,11 @@ class MemoryIndex:
 
 def open_index(root: str | os.PathLike) -> MemoryIndex:
     """An index on the repository's cache database, for callers without a Tether (the hooks)."""
-    return MemoryIndex(Path(root))
+    return MemoryIndex(root)
+
+
+def _json(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _match(terms_: list[str]) -> str:

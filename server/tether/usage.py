@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .paths import state_dir
 
@@ -41,6 +41,8 @@ MAX_BYTES = 4 << 20  # about 15,000 recalls: folding it takes tens of millisecon
 
 @dataclass(frozen=True, slots=True)
 class UsageEvent:
+    """One line of the usage log: a recall, a push or a credit."""
+
     ts: float
     event: str
     ids: tuple[str, ...]

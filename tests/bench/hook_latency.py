@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.bench import ROOT, Table, copy_corpus, git_commit_all, ms, stdlib_files, workdir
@@ -100,13 +101,32 @@ def write_memories(root: Path, t, n: int, rng: random.Random) -> list:
     return out
 
 
+@contextmanager
+def platform_dirs(tmp: Path):
+    """Caches and state where a user's are (platformdirs, under XDG_* pointed into `tmp`), not
+    TETHER_HOME: the hook then walks the path it walks in real use, platform-dir lookup included."""
+    keys = ("TETHER_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME")
+    old = {k: os.environ.get(k) for k in keys}
+    os.environ.pop("TETHER_HOME", None)
+    for k in keys[1:]:
+        os.environ[k] = str(tmp / k.lower())
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def run(small: bool = False) -> list[Table]:
     from tether.service import Tether
 
     n_mem, runs = (100, 12) if small else (1_000, 60)
     rng = random.Random(11)
     table = Table(f"UserPromptSubmit hook, whole process ({n_mem:,} memories)")
-    with workdir("hook-latency") as tmp:
+    with workdir("hook-latency") as tmp, platform_dirs(tmp):
         root = tmp / "repo"
         copy_corpus(stdlib_files(limit=60 if small else 300), root)
         git_commit_all(root)
@@ -161,7 +181,8 @@ def run(small: bool = False) -> list[Table]:
     table.notes.append(f"`python3` on PATH here is {shim} -> {real_python3()}; a shim (pyenv, asdf) adds its own "
                        "start-up to every hook: the direct row shows the hook without it")
     table.notes.append("steady state: memory index synced and older than the racy window, code index warm; the "
-                       "floor (TETHER_PUSH_FLOOR) is the calibrated default (push_floor)")
+                       "floor (TETHER_PUSH_FLOOR) is the calibrated default (push_floor); caches and state in "
+                       "the platform's user dirs, CLAUDE_PLUGIN_DATA set, as inside Claude Code")
     return [table]
 
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 import math
 import os
 import re
-from pathlib import Path
 
+from .lazy import defer_inspect
 from .payload import EDIT_TOOLS, HookInput
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PLUGIN = "tether"
 SERVER = "tether"
@@ -22,8 +26,8 @@ MAX_BODY_CHARS = 600  # an injection stays in every later request of the session
 _ID = re.compile(r"(?<![0-9A-Za-z])([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?(?![0-9A-Za-z])", re.I)
 
 
-def has_store(root: Path) -> bool:
-    return (root / ".tether" / "memories").is_dir()
+def has_store(root: str | Path) -> bool:
+    return os.path.isdir(os.path.join(root, ".tether", "memories"))
 
 
 # -- PostToolUse -------------------------------------------------------------------------------
@@ -162,7 +166,7 @@ def floor() -> float:
     return value if math.isfinite(value) else DEFAULT_FLOOR
 
 
-def user_prompt_submit(inp: HookInput, root: Path) -> str:
+def user_prompt_submit(inp: HookInput, root: str | Path) -> str:
     if not inp.prompt or not has_store(root):
         return ""
     from .scoring import PushIndex, mentions_path, named_files
@@ -174,8 +178,12 @@ def user_prompt_submit(inp: HookInput, root: Path) -> str:
         bar = floor()
         if not named and (not candidates or candidates[0][1] < bar):
             return ""  # the resting state: no session state to read or write
+        defer_inspect()
+        import pathlib
+
         from . import push, session
 
+        root = pathlib.Path(root)
         state = session.load(root, inp.session_id)
         probe = _Probe(root, idx)
         try:

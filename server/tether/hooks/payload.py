@@ -6,11 +6,10 @@ reads are kept, each checked for type, so a handler never meets a surprise.
 
 from __future__ import annotations
 
+import json  # not orjson: importing orjson loads dataclasses, uuid and datetime, ~20 ms per prompt
 import os
 import re
-from dataclasses import dataclass
-
-import orjson  # the core's JSON; the stdlib json module would be one more import on every prompt
+from collections import namedtuple
 
 from ..errors import InvalidInput
 
@@ -20,21 +19,31 @@ MAX_STDIN = 8 * 1024 * 1024  # a prompt can be long; a payload bigger than this 
 _SAFE_SESSION = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 
-@dataclass(frozen=True, slots=True)
-class HookInput:
-    event: str
-    session_id: str
-    cwd: str | None = None
-    transcript_path: str | None = None
-    prompt: str | None = None
-    prompt_id: str | None = None
-    source: str | None = None  # SessionStart: startup | resume | clear | compact
-    trigger: str | None = None  # PreCompact: manual | auto
-    tool_name: str | None = None
-    tool_use_id: str | None = None
-    file_paths: tuple[str, ...] = ()  # PostToolUse on an edit tool: the files it wrote
-    last_assistant_message: str | None = None
-    stop_hook_active: bool = False
+_FIELDS = (
+    "event",  # str: the script's own event
+    "session_id",  # str: safe as a file name (session_key)
+    "cwd",
+    "transcript_path",
+    "prompt",
+    "prompt_id",
+    "source",  # SessionStart: startup | resume | clear | compact
+    "trigger",  # PreCompact: manual | auto
+    "tool_name",
+    "tool_use_id",
+    "file_paths",  # tuple[str, ...]: PostToolUse on an edit tool, the files it wrote
+    "last_assistant_message",
+    "stop_hook_active",  # bool
+)
+
+
+class HookInput(namedtuple("HookInput", _FIELDS, defaults=(None,) * 8 + ((), None, False))):
+    """The payload as a frozen record; every field but the first two is a `str | None` unless noted.
+
+    A named tuple rather than a frozen dataclass: `dataclasses` imports `inspect` and compiles each
+    class's methods at import, ~20 ms on every prompt for a record this hook builds once.
+    """
+
+    __slots__ = ()
 
 
 def parse(raw: bytes | str, event: str) -> HookInput:
@@ -46,8 +55,8 @@ def parse(raw: bytes | str, event: str) -> HookInput:
     if len(raw) > MAX_STDIN:
         raise InvalidInput(f"hook payload is {len(raw)} bytes; the limit is {MAX_STDIN}")
     try:
-        d = orjson.loads(raw) if raw.strip() else {}
-    except orjson.JSONDecodeError as e:
+        d = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, absurd nesting
         raise InvalidInput(f"hook payload is not JSON: {e}") from None
     if not isinstance(d, dict):
         raise InvalidInput("hook payload must be a JSON object")

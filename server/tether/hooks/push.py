@@ -14,8 +14,8 @@ model no longer sees their text); used ones stay quiet for the whole session.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
 from .scoring import DEFAULT_FLOOR  # noqa: F401  (the floor lives with the score scale it is on)
 from .session import Seen, SessionState
@@ -33,6 +33,8 @@ Scorer = Callable[[str], list[Candidate]]
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    """What one prompt earns: the memory to push (or none), why, and what was checked."""
+
     memory_id: str | None = None
     score: float = 0.0
     via: str = "none"  # floor | bypass | none

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from .payload import MAX_STDIN, parse
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Seconds a handler may run before it gives up on its own; hooks/hooks.json gives Claude Code's
 # timeouts a margin above these, so a slow hook is logged here rather than killed there.
@@ -24,7 +27,7 @@ class HookTimeout(Exception):
 
 def main(event: str, raw: bytes | None = None) -> int:
     """Run the hook for `event` on `raw` (default: stdin). Always returns 0."""
-    root: Path | None = None
+    root: str | Path | None = None
     session: str | None = None
     try:
         _arm(BUDGET.get(event, 8))
@@ -34,7 +37,16 @@ def main(event: str, raw: bytes | None = None) -> int:
         session = inp.session_id
         if event == "UserPromptSubmit" and push_off():
             return 0
+        # A str: a prompt hook that stays silent never loads pathlib; the prompt handler turns it
+        # into a Path (and defers `inspect`) only once it is past its silent exit.
         root = root_for(inp.cwd)
+        if event != "UserPromptSubmit":
+            from pathlib import Path
+
+            from .lazy import defer_inspect
+
+            defer_inspect()
+            root = Path(root)
         from .handlers import HANDLERS
 
         text = HANDLERS[event](inp, root)
@@ -54,9 +66,9 @@ def push_off() -> bool:
     return os.environ.get("TETHER_PUSH_OFF", "").strip().lower() not in OFF_VALUES
 
 
-def root_for(cwd: str | None) -> Path:
+def root_for(cwd: str | None) -> str:
     """The project as Claude Code names it, else the payload's cwd, walking up to .tether/ or .git/."""
-    from ..paths import find_root
+    from ..locate import find_root
 
     return find_root(None, os.environ.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd())
 

@@ -13,7 +13,10 @@ in one place.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # The absolute score a clear winner must reach to be pushed (override: TETHER_PUSH_FLOOR).
 # Calibrated by tests/bench/push_floor.py on 110 related and 120 unrelated prompts against 100

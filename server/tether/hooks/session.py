@@ -30,6 +30,8 @@ class Seen:
 
 @dataclass(frozen=True, slots=True)
 class SessionState:
+    """One session's push-recall state: the dedup window, spent bypasses, counters."""
+
     window: dict[str, Seen] = field(default_factory=dict)  # memory id -> Seen; emptied by compaction
     bypassed: tuple[str, ...] = ()  # anchored files whose floor bypass this session has spent
     prompts: int = 0

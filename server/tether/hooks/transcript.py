@@ -18,6 +18,8 @@ MAX_BYTES = 16 * 1024 * 1024  # a turn longer than this is scanned only this far
 
 @dataclass(frozen=True, slots=True)
 class ToolUse:
+    """One tool call of the turn, as the transcript records it."""
+
     id: str
     name: str
     input: dict
@@ -25,6 +27,8 @@ class ToolUse:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
+    """The last turn of a transcript: its tool calls and the assistant's texts."""
+
     tool_uses: tuple[ToolUse, ...] = ()  # oldest first
     texts: tuple[str, ...] = ()  # the assistant's text blocks, oldest first
 
