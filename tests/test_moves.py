@@ -213,3 +213,45 @@ def test_what_was_always_there_is_never_taken_for_a_deleted_anchor(repo, extra):
     repo.write("billing/parse.py", WITHOUT_INVOICE)
     item = repo.check()[mid]
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
+
+
+def _lookup_indexes(tether_home) -> set[str]:
+    import sqlite3
+
+    (cache,) = tether_home.glob("cache/*/cache.sqlite")
+    conn = sqlite3.connect(cache)
+    try:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index' AND name LIKE 'symbols_%'")}
+    finally:
+        conn.close()
+
+
+def test_a_big_first_index_still_follows_renames_and_moves_and_keeps_its_lookups(repo, tether_home):
+    # 600 files: the first sweep bulk-loads and builds the by-hash and by-name lookups after
+    for i in range(600):
+        repo.write(f"pkg/m{i:03}.py", f"def helper_{i}(x):\n    return x * {i} + {i * 7}\n")
+    repo.write("app/ledger.py", SRC)
+    repo.commit()
+    mid = repo.remember("Settlement refuses mixed currencies; conversion happens upstream.", "app/ledger.py::Ledger.settle")
+    assert {"symbols_hash", "symbols_name", "symbols_path"} <= _lookup_indexes(tether_home)
+    repo.move("app/ledger.py", "core/books.py")
+    repo.replace("core/books.py", "class Ledger:", "class Books:")
+    a = repo.check()[mid]["anchors"][0]
+    assert (a["status"], a["path"], a["symbol"]) == ("active", "core/books.py", "Books.settle")
+
+
+def test_lookups_lost_by_a_killed_bulk_sweep_come_back_with_the_next_read(repo, tether_home):
+    import sqlite3
+
+    repo.write("app/ledger.py", SRC)
+    repo.commit()
+    mid = repo.remember("Settlement refuses mixed currencies; conversion happens upstream.", "app/ledger.py::Ledger.settle")
+    (cache,) = tether_home.glob("cache/*/cache.sqlite")
+    conn = sqlite3.connect(cache)
+    conn.execute("DROP INDEX symbols_hash")  # what a sweep killed between dropping and rebuilding leaves
+    conn.execute("DROP INDEX symbols_name")
+    conn.close()
+    repo.move("app/ledger.py", "core/ledger.py")
+    a = repo.check()[mid]["anchors"][0]
+    assert (a["status"], a["path"]) == ("active", "core/ledger.py")
+    assert {"symbols_hash", "symbols_name"} <= _lookup_indexes(tether_home)

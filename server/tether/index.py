@@ -22,6 +22,10 @@ from .repo import list_files
 RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps
 PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
 SERIAL_BATCH = 500  # files per write transaction when parsing in this process
+BULK_FILES = 500  # a first sweep of at least this many files builds the lookup indexes afterwards
+# Looked up by hash (follow a move) and by name (follow a rename); random keys, so keeping them
+# sorted row by row costs a cold sweep's writer more than building them once at the end.
+LOOKUP_INDEXES = {"symbols_hash": "symbols(hash)", "symbols_name": "symbols(qualname)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,15 +209,21 @@ class CodeIndex:
                 continue
             changed.append(rel)
         vanished = [p for p in known if p not in present]
-        # each batch is written as it comes back, in its own short transaction: the writes overlap
-        # the parsing still running, and other processes' writers never wait for a whole sweep
-        for batch in self._analyze_many(changed, workers):
-            with transaction(self.conn):
-                for rel, file_row, symbol_rows in batch:
-                    if file_row is None:
-                        self._forget(rel)
-                    else:
-                        self._store_rows(rel, file_row, symbol_rows)
+        bulk = not known and len(changed) >= BULK_FILES
+        self._lookup_indexes(build=not bulk)
+        try:
+            # each batch is written as it comes back, in its own short transaction: the writes overlap
+            # the parsing still running, and other processes' writers never wait for a whole sweep
+            for batch in self._analyze_many(changed, workers):
+                with transaction(self.conn):
+                    for rel, file_row, symbol_rows in batch:
+                        if file_row is None:
+                            self._forget(rel)
+                        else:
+                            self._store_rows(rel, file_row, symbol_rows)
+        finally:
+            if bulk:
+                self._lookup_indexes(build=True)
         with transaction(self.conn):
             for rel in vanished:
                 self._forget(rel)
@@ -223,6 +233,18 @@ class CodeIndex:
         self.swept = True
         self.dirty += len(changed)
         return {"files": len(present), "parsed": len(changed), "removed": len(vanished)}
+
+    def _lookup_indexes(self, build: bool) -> None:
+        """Create the lookup indexes if missing (also after a sweep that was killed), or drop them
+        for a bulk load. Lookups stay correct without them, only slower, meanwhile."""
+        have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        todo = [name for name in LOOKUP_INDEXES if (name in have) != build]
+        if not todo:
+            return  # the usual case: a read, no write lock
+        with transaction(self.conn):
+            for name in todo:
+                on = LOOKUP_INDEXES[name]
+                self.conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}" if build else f"DROP INDEX IF EXISTS {name}")
 
     def _analyze_many(self, rels: list[str], workers: int | None) -> Iterator[list[tuple]]:
         """Batches of `_analyze_batch` rows, in completion order."""

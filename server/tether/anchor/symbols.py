@@ -48,6 +48,49 @@ class _Def:
     receiver: str | None
     keywords: tuple[str, ...]
     parts: list  # nodes hashed after `root`, in order: a Dart body beside its signature (@body)
+    above: tuple = ()  # the ancestors of `root`, outermost first
+    hole_kinds: tuple[int, ...] = ()  # kind ids of the hole nodes
+
+
+def ancestors(tree, nodes: list) -> dict[int, tuple]:
+    """Each node's ancestors (outermost first), from one walk down the tree that enters only the
+    nodes holding one of them. `node.parent` would do, but tree-sitter finds a parent by walking
+    down from the root past every earlier sibling: quadratic in a file of many definitions."""
+    targets = sorted({n.id: n for n in nodes}.values(), key=lambda n: (n.start_byte, -n.end_byte))
+    out: dict[int, tuple] = {}
+    if not targets:
+        return out
+    cursor = tree.walk()
+    path: list = []  # the nodes the cursor is inside, outermost first
+    i = 0  # the next target not found yet: targets are met in this order (preorder)
+    node = cursor.node
+    while True:
+        while i < len(targets) and targets[i].id == node.id:
+            out[node.id] = tuple(path)
+            i += 1
+        if i == len(targets):
+            break
+        nxt = targets[i].start_byte
+        if node.start_byte <= nxt < node.end_byte and cursor.goto_first_child():
+            path.append(node)  # a target lies within: go in
+        else:
+            while not cursor.goto_next_sibling():
+                if not path:
+                    break
+                cursor.goto_parent()
+                path.pop()
+            else:
+                node = cursor.node
+                continue
+            break
+        node = cursor.node
+    for n in targets[i:]:  # not met (a target the tree does not hold as expected): ask tree-sitter
+        chain, p = [], n.parent
+        while p is not None:
+            chain.append(p)
+            p = p.parent
+        out[n.id] = tuple(reversed(chain))
+    return out
 
 
 def _text(node) -> str:
@@ -77,14 +120,13 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
         if node.id in defs and defs[node.id][0] <= pattern:
             continue
         name_node = caps["name"][0]
-        root = node
-        while root.parent is not None and root.parent.type in lang.wrappers:
-            root = root.parent
-        holes = [name_node.id]
+        root = node  # widened to its wrappers below, once every definition's ancestors are known
+        holes, hole_kinds = [name_node.id], [name_node.kind_id]
         receiver = None
         if "receiver" in caps:
             receiver = _path(lang, _text(caps["receiver"][0]))
             holes.append(caps["receiver"][0].id)
+            hole_kinds.append(caps["receiver"][0].kind_id)
         keywords: tuple[str, ...] = ()
         if lang.disc_keywords:
             keywords = tuple(
@@ -96,8 +138,18 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
         if lang.arity and "params" in caps:
             params = f"/{_arity(caps['params'][0])}"
         parts = [caps["body"][0]] if "body" in caps else []
-        d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts)
+        d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
+                 hole_kinds=tuple(hole_kinds))
         defs[node.id] = (pattern, d)
+    ancestry = ancestors(tree, [d.node for _, d in defs.values()])
+    for _, d in defs.values():
+        up = ancestry.get(d.node.id, ())
+        i = len(up)
+        while i and up[i - 1].type in lang.wrappers:
+            i -= 1
+        if i < len(up):
+            d.root = up[i]
+        d.above = up[:i]
     # a wrapper shared by several definitions (`const a = 1, b = 2`, Go `const ( ... )`) is none's
     shared: dict[int, int] = {}
     for _, d in defs.values():
@@ -105,6 +157,7 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
     for _, d in defs.values():
         if shared[d.root.id] > 1:
             d.root = d.node
+            d.above = ancestry.get(d.node.id, ())
     return {k: v for k, (_, v) in defs.items()}, {k: (n, t) for k, (_, n, t) in scopes.items()}
 
 
@@ -121,8 +174,8 @@ def _merge_clauses(prepared: list) -> list:
     out: list = []
     last: dict[int, int] = {}  # parent node id -> index in `out` of the last definition under it
     for group, qualname, kind, disc in sorted(prepared, key=lambda p: p[0][0].root.start_byte):
-        parent = group[0].root.parent
-        pid = parent.id if parent is not None else -1
+        above = group[0].above
+        pid = above[-1].id if above else -1
         i = last.get(pid)
         if i is not None and out[i][1] == qualname and canonical(out[i][3]) == canonical(disc):
             out[i][0].extend(group)
@@ -146,8 +199,8 @@ _TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
 
 def _path(lang: Language, text: str) -> str:
     """A name spelled as a path (`ns::Stack<T>::push`, Ruby `Billing::Invoice`) as dotted segments."""
-    if not lang.path_separators:
-        return text
+    if not lang.path_separators or text.isidentifier():
+        return text  # an identifier has no separator, space or punctuation to normalize
     text = _AROUND_PUNCT.sub(r"\1", spell(text))  # `operator ==` is `operator==`
     if not any(s in text for s in lang.path_separators):
         return text  # most names: the scan below would find one segment, kept as spelled
@@ -198,8 +251,7 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
         in_scope = False
         enclosing_kind: str | None = None
         nested = False
-        node = d.root.parent
-        while node is not None:
+        for node in reversed(d.above):
             nid = node.id
             if nid in defs:
                 outer = defs[nid]
@@ -214,7 +266,6 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
                 enclosing_kind = enclosing_kind or "impl"
             if nid in roots:
                 nested = True
-            node = node.parent
         prefix.reverse()
         if d.receiver:
             prefix.append(d.receiver)
@@ -230,13 +281,12 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
     if lang.merge_clauses:
         prepared = _merge_clauses(prepared)
     marks = set(roots) | {h for d in defs.values() for h in d.holes}
+    mark_kinds = {n.kind_id for d in defs.values() for n in (d.root, *d.parts)}
+    mark_kinds.update(k for d in defs.values() for k in d.hole_kinds)
     toks: list[bytes] = []
     spans: dict[int, tuple[int, int]] = {}
     for root in top_roots:
-        offset = len(toks)
-        t, s = token_stream(root, lang, marks)
-        toks.extend(t)
-        spans.update({k: (a + offset, b + offset) for k, (a, b) in s.items()})
+        token_stream(root, lang, marks, toks, spans, source, mark_kinds)
     out = []
     for group, qualname, kind, disc in prepared:
         d = group[0]
