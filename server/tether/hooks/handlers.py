@@ -23,7 +23,9 @@ TOOL_PREFIX = f"mcp__plugin_{PLUGIN}_{SERVER}__"  # CLAUDE_CODE.md: mcp__plugin_
 RECALL_TOOL = TOOL_PREFIX + "recall"
 REMEMBER_TOOL = TOOL_PREFIX + "remember"
 MAX_BODY_CHARS = 600  # an injection stays in every later request of the session: keep it short
-_ID = re.compile(r"(?<![0-9A-Za-z])([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?(?![0-9A-Za-z])", re.I)
+
+# a memory id, full or its 8-character prefix, standing alone in text
+_ID = r"(?i)(?<![0-9A-Za-z])([0-9a-f]{8})(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?(?![0-9A-Za-z])"
 
 
 def has_store(root: str | Path) -> bool:
@@ -87,7 +89,8 @@ def stop(inp: HookInput, root: Path) -> str:
 def cited(by_prefix: dict[str, list[str]], texts: list[str], used: list[str]) -> list[str]:
     """Current memories named by id (full or 8-character prefix) in the texts or in `used_ids`."""
     out = []
-    mentioned = [m.group(0).lower() for t in texts for m in _ID.finditer(t)] + [u.lower() for u in used]
+    ids = re.compile(_ID)  # compiled here: only Stop reads ids, and compiling it costs every prompt ~0.6 ms
+    mentioned = [m.group(0).lower() for t in texts for m in ids.finditer(t)] + [u.lower() for u in used]
     for ref in mentioned:
         hits = [i for i in by_prefix.get(ref[:8], []) if i.lower().startswith(ref)]
         if len(hits) == 1:

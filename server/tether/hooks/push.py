@@ -14,8 +14,8 @@ model no longer sees their text); used ones stay quiet for the whole session.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from .scoring import DEFAULT_FLOOR  # noqa: F401  (the floor lives with the score scale it is on)
 from .session import Seen, SessionState
@@ -31,15 +31,15 @@ Candidate = tuple[str, float]  # (memory id, score), best first
 Scorer = Callable[[str], list[Candidate]]
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What one prompt earns: the memory to push (or none), why, and what was checked."""
+class Decision(namedtuple("Decision", "memory_id score via bypass_path checked", defaults=(None, 0.0, "none", None, ()))):
+    """What one prompt earns (a frozen record, a named tuple for the hook's start-up cost).
 
-    memory_id: str | None = None
-    score: float = 0.0
-    via: str = "none"  # floor | bypass | none
-    bypass_path: str | None = None
-    checked: tuple[str, ...] = ()  # candidates whose anchors were resolved (and why not chosen)
+    memory_id: the memory to push, or None; score: its score; via: floor | bypass | none;
+    bypass_path: the anchored file whose bypass it spent; checked: candidates whose anchors were
+    resolved (and why not chosen).
+    """
+
+    __slots__ = ()
 
 
 def runner_up(candidates: Sequence[Candidate]) -> float:

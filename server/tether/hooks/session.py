@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field, replace
+from collections import namedtuple
 from pathlib import Path
+from types import MappingProxyType
 
 from ..paths import state_dir
 from ..usage import append_jsonl
@@ -20,25 +21,26 @@ from ..usage import append_jsonl
 MAX_AGE_DAYS = 14  # session files older than this are removed at the next session start
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """One memory pushed in this session: its score when injected, and whether Stop credited it."""
+# Named tuples, not dataclasses: frozen records all the same, without `dataclasses`' cost of
+# compiling each class's methods at import, which every hook process would pay.
+class Seen(namedtuple("Seen", "score used", defaults=(False,))):
+    """One memory pushed in this session: its score (float) when injected, and whether Stop credited it."""
 
-    score: float
-    used: bool = False
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class SessionState:
-    """One session's push-recall state: the dedup window, spent bypasses, counters."""
+class SessionState(namedtuple("SessionState", "window bypassed prompts compactions",
+                              defaults=(MappingProxyType({}), (), 0, 0))):
+    """One session's push-recall state.
 
-    window: dict[str, Seen] = field(default_factory=dict)  # memory id -> Seen; emptied by compaction
-    bypassed: tuple[str, ...] = ()  # anchored files whose floor bypass this session has spent
-    prompts: int = 0
-    compactions: int = 0
+    window: memory id -> Seen, emptied by compaction (read-only; a change makes a new mapping);
+    bypassed: anchored files whose floor bypass this session has spent; prompts, compactions: counts.
+    """
+
+    __slots__ = ()
 
     def evolve(self, **changes) -> SessionState:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def sessions_dir(root: Path) -> Path:
