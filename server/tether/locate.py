@@ -46,7 +46,7 @@ def repo_key(root: str | os.PathLike) -> str:
         from hashlib import blake2b
     real = os.path.realpath(os.fspath(root))
     digest = blake2b(real.encode(), digest_size=6).hexdigest()
-    name = os.path.basename(os.fspath(root).rstrip("/" + os.sep)) or ""
+    name = os.path.basename(os.path.normpath(os.fspath(root)))  # as Path(root).name: `a/b/.` is `b`
     base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "root"
     return f"{base}-{digest}"
 

@@ -233,7 +233,7 @@ class MemoryIndex:
                               (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), _json(tf), rid))
             self.conn.executemany(
                 "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
-                [(p, posixpath.dirname(p), rid) for p in paths],
+                [(p, _parent(p), rid) for p in paths],
             )
             self.conn.executemany(
                 "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
@@ -303,7 +303,7 @@ class MemoryIndex:
                     matched += 1  # a memory in a file in play matches even without a word in common
         if not rids:
             return Search((), 0, tuple(q))
-        dirs = {posixpath.dirname(f) for f in files}
+        dirs = {_parent(f) for f in files}
         return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
 
     def _rank(self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str],
@@ -323,7 +323,7 @@ class MemoryIndex:
             cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
             prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
             paths = tuple(json.loads(paths))
-            where_ = near.get(rid) or ("dir" if dirs and any(posixpath.dirname(p) in dirs for p in paths) else None)
+            where_ = near.get(rid) or ("dir" if dirs and any(_parent(p) in dirs for p in paths) else None)
             scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
         top = max((s[0] for s in scored), default=0.0) or 1.0
         out = []
@@ -426,6 +426,11 @@ class MemoryIndex:
 def open_index(root: str | os.PathLike) -> MemoryIndex:
     """An index on the repository's cache database, for callers without a Tether (the hooks)."""
     return MemoryIndex(root)
+
+
+def _parent(path: str) -> str:
+    """A repo-relative path's directory, "." at the top (as PurePosixPath(path).parent spells it)."""
+    return posixpath.dirname(path) or "."
 
 
 def _json(value) -> str:
