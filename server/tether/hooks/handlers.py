@@ -10,7 +10,6 @@ import math
 import os
 import re
 
-from .lazy import defer_inspect
 from .payload import EDIT_TOOLS, HookInput
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
@@ -181,7 +180,6 @@ def user_prompt_submit(inp: HookInput, root: str | Path) -> str:
         bar = floor()
         if not named and (not candidates or candidates[0][1] < bar):
             return ""  # the resting state: no session state to read or write
-        defer_inspect()
         import pathlib
 
         from . import push, session

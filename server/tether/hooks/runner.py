@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
+from .lazy import defer_inspect
 from .payload import MAX_STDIN, parse
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
@@ -37,15 +38,13 @@ def main(event: str, raw: bytes | None = None) -> int:
         session = inp.session_id
         if event == "UserPromptSubmit" and push_off():
             return 0
+        defer_inspect()  # before anything can import dataclasses (a memory parsed by a first sync)
         # A str: a prompt hook that stays silent never loads pathlib; the prompt handler turns it
-        # into a Path (and defers `inspect`) only once it is past its silent exit.
+        # into a Path only once it is past its silent exit.
         root = root_for(inp.cwd)
         if event != "UserPromptSubmit":
             from pathlib import Path
 
-            from .lazy import defer_inspect
-
-            defer_inspect()
             root = Path(root)
         from .handlers import HANDLERS
 
