@@ -55,7 +55,7 @@ def test_memoized_cache_fill_equals_a_real_sweep():
         def rows(conn, sql):
             return sorted(conn.execute(sql).fetchall())
 
-        files = "SELECT path, size, hash, language, skipped, entropy FROM files"
+        files = "SELECT path, size, hash, language, skipped FROM files"
         symbols = ("SELECT path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, "
                    "entropy FROM symbols")
         for sql in (files, symbols):

@@ -255,3 +255,19 @@ def test_lookups_lost_by_a_killed_bulk_sweep_come_back_with_the_next_read(repo, 
     a = repo.check()[mid]["anchors"][0]
     assert (a["status"], a["path"]) == ("active", "core/ledger.py")
     assert {"symbols_hash", "symbols_name"} <= _lookup_indexes(tether_home)
+
+
+def test_a_moved_file_is_followed_unless_it_says_too_little_to_be_told_apart(repo):
+    repo.write("docs/runbook.txt", "Restart the worker with `systemctl restart worker`, then drain the queue.\n")
+    repo.write("conf/flag.txt", "enabled\n")
+    repo.commit()
+    runbook = repo.remember("The runbook is the on-call source of truth.", "docs/runbook.txt")
+    flag = repo.remember("The flag file is read once at start.", "conf/flag.txt")
+    repo.move("docs/runbook.txt", "ops/runbook.txt")
+    repo.move("conf/flag.txt", "settings/flag.txt")
+    items = repo.check()
+    r, f = items[runbook]["anchors"][0], items[flag]["anchors"][0]
+    assert (items[runbook]["status"], r["path"]) == ("active", "ops/runbook.txt")
+    # one word: a copy anywhere would match it, so it is never re-pointed, only offered
+    assert (items[flag]["status"], items[flag]["reason"], f["path"]) == ("stale", "low_entropy", "conf/flag.txt")
+    assert f["candidates"] == ["settings/flag.txt"]

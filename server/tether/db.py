@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import sqlite3
 
-SCHEMA_VERSION = "7"  # 7: symbol end lines no longer count a trailing newline
+SCHEMA_VERSION = "8"  # 8: no whole-file entropy column (asked of a file only when it is followed)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(
   path TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER,
-  hash TEXT, language TEXT, skipped TEXT, entropy REAL);
+  hash TEXT, language TEXT, skipped TEXT);
 CREATE INDEX IF NOT EXISTS files_hash ON files(hash);
 CREATE TABLE IF NOT EXISTS symbols(
   path TEXT, qualname TEXT, discriminator TEXT, kind TEXT, start_line INTEGER, end_line INTEGER,

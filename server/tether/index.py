@@ -38,7 +38,6 @@ class FileRow:
     hash: str
     language: str | None
     skipped: str | None
-    entropy: float
 
 
 def _change(st: os.stat_result) -> int:
@@ -97,7 +96,7 @@ def _analyze_batch(root: str, rels: list[str]) -> list[tuple]:
 
 
 def _rows(rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> tuple:
-    file_row = (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped, facts.entropy)
+    file_row = (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped)
     symbol_rows = [
         (rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
         for s in facts.symbols
@@ -113,7 +112,7 @@ def _safe_analyze(rel: str, data: bytes) -> FileFacts:
     try:
         return analyze(rel, data)
     except (RecursionError, MemoryError, ValueError, RuntimeError):
-        return FileFacts(None, content_hash(data), len(data), (), 0.0, "error")
+        return FileFacts(None, content_hash(data), len(data), (), "error")
 
 
 class CodeIndex:
@@ -143,7 +142,7 @@ class CodeIndex:
             return None
         self.checked_at = time.time()
         row = self.conn.execute(
-            "SELECT path, mtime_ns, size, hash, language, skipped, entropy, checked_ns, change FROM files WHERE path=?",
+            "SELECT path, mtime_ns, size, hash, language, skipped, checked_ns, change FROM files WHERE path=?",
             (rel,),
         ).fetchone()
         try:
@@ -155,8 +154,8 @@ class CodeIndex:
                 with transaction(self.conn):
                     self._forget(rel)
             return None
-        if row is not None and _fresh(row[1], row[2], row[8], row[7], st):
-            return FileRow(*row[:7])
+        if row is not None and _fresh(row[1], row[2], row[7], row[6], st):
+            return FileRow(*row[:6])
         got = _read(self.root, rel)
         if got is None:
             return None
@@ -169,12 +168,12 @@ class CodeIndex:
                 "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
                 (st.st_mtime_ns, _change(st), len(data), checked, rel),
             )
-            return FileRow(rel, st.st_mtime_ns, len(data), row[3], row[4], row[5], row[6])
+            return FileRow(rel, st.st_mtime_ns, len(data), row[3], row[4], row[5])
         self.dirty += 1
         facts = _safe_analyze(rel, data)
         with transaction(self.conn):
             self._store(rel, st.st_mtime_ns, _change(st), len(data), checked, facts)
-        return FileRow(rel, st.st_mtime_ns, len(data), facts.hash, facts.language, facts.skipped, facts.entropy)
+        return FileRow(rel, st.st_mtime_ns, len(data), facts.hash, facts.language, facts.skipped)
 
     def symbols(self, rel: str, qualname: str | None = None) -> list[Symbol]:
         """Symbols of a file as indexed (call `file()` first to refresh), optionally one name only."""
@@ -286,7 +285,7 @@ class CodeIndex:
 
     def find_basename(self, name: str) -> list[FileRow]:
         rows = self.conn.execute(
-            "SELECT path, mtime_ns, size, hash, language, skipped, entropy FROM files "
+            "SELECT path, mtime_ns, size, hash, language, skipped FROM files "
             "WHERE path=? OR path LIKE ? ESCAPE '\\' ORDER BY path",
             (name, "%/" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")),
         )
@@ -325,7 +324,7 @@ class CodeIndex:
 
     def find_files(self, hash_: str) -> list[FileRow]:
         rows = self.conn.execute(
-            "SELECT path, mtime_ns, size, hash, language, skipped, entropy FROM files WHERE hash=? ORDER BY path",
+            "SELECT path, mtime_ns, size, hash, language, skipped FROM files WHERE hash=? ORDER BY path",
             (hash_,),
         )
         return [FileRow(*r) for r in rows]
@@ -369,8 +368,8 @@ class CodeIndex:
 
     def _store_rows(self, rel: str, file_row: tuple, symbol_rows: list[tuple]) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(path, mtime_ns, change, size, checked_ns, hash, language, skipped, entropy) "
-            "VALUES(?,?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO files(path, mtime_ns, change, size, checked_ns, hash, language, skipped) "
+            "VALUES(?,?,?,?,?,?,?,?)",
             file_row,
         )
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))

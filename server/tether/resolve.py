@@ -232,12 +232,21 @@ class Resolver:
             return Resolution("invalidated", "anchor_deleted", a.path)
         if len(hits) > 1:
             return Resolution("stale", "ambiguous_anchor", a.path, candidates=tuple(h.path for h in hits))
-        if hits[0].entropy < FILE_LOW_ENTROPY_BITS:
+        if self._file_bits(hits[0].path) < FILE_LOW_ENTROPY_BITS:
             return Resolution("stale", "low_entropy", a.path, candidates=(hits[0].path,))
         self.index.remember_follow(a.hash, hits[0].path, None, None)
         return Resolution("active", None, hits[0].path, followed=True)
 
     # -- helpers ----------------------------------------------------------------------------
+    def _file_bits(self, path: str) -> float:
+        """How much a file says, read now: asked only of a file about to be followed."""
+        from .anchor.extract import file_entropy
+
+        try:
+            return file_entropy((self.index.root / path).read_bytes())
+        except OSError:
+            return 0.0  # gone since the index saw it: nothing to follow
+
     def _search(self, a: Anchor, find):
         """Where else the anchored hash is, on an index brought up to date only when needed.
 

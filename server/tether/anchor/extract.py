@@ -42,40 +42,39 @@ def kind_of(path: str) -> str | None:
 def analyze(path: str, data: bytes) -> FileFacts:
     """Hash the file and extract its symbols when it is text, small enough, and parseable."""
     h = content_hash(data)
-    bits = file_entropy(data)
     kind = kind_of(path)
     script = language_for_script(data) if kind is None and data[:2] == b"#!" else None
     if script is not None:
         kind = script.name  # an extensionless script (`bin/deploy`) read by its `#!` line
     if kind is None:
-        return FileFacts(None, h, len(data), (), bits, "unsupported")
+        return FileFacts(None, h, len(data), (), "unsupported")
     if is_binary(data):
-        return FileFacts(kind, h, len(data), (), bits, "binary")
+        return FileFacts(kind, h, len(data), (), "binary")
     if len(data) > MAX_PARSE_BYTES:
-        return FileFacts(kind, h, len(data), (), bits, "too_large")
+        return FileFacts(kind, h, len(data), (), "too_large")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return FileFacts(kind, h, len(data), (), bits, "encoding")
+        return FileFacts(kind, h, len(data), (), "encoding")
     if kind == "markdown":
         symbols = disambiguate(extract_sections(text))
     elif kind in CONFIG_KIND_NAMES:
         from .config_formats import Malformed, parse
 
         if os.path.basename(path) in LOCK_FILES:
-            return FileFacts(kind, h, len(data), (), bits, "generated")
+            return FileFacts(kind, h, len(data), (), "generated")
         bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
         try:
             roots = parse(kind, data[bom:])
         except Malformed:
             # key anchors are refused with `malformed_file`; the whole-file anchor still works
-            return FileFacts(kind, h, len(data), (), bits, "syntax")
+            return FileFacts(kind, h, len(data), (), "syntax")
         symbols = extract_keys(roots, data, bom)
     else:
         lang = language_for(path) or script
         assert lang is not None
         symbols = embedded_symbols(lang, data) if lang.embedded else extract_symbols(lang, data)
-    return FileFacts(kind, h, len(data), tuple(symbols), bits)
+    return FileFacts(kind, h, len(data), tuple(symbols))
 
 
 def embedded_symbols(host: Language, data: bytes) -> list[Symbol]:
@@ -111,7 +110,8 @@ def analyze_path(abspath: str, relpath: str) -> FileFacts:
 
 
 def file_entropy(data: bytes) -> float:
-    """Information in a whole file, for the low-entropy gate on following moved files."""
+    """Information in a whole file, for the low-entropy gate on following a moved file: asked of
+    that one file when it is followed, never at indexing (every file would pay for a rare read)."""
     if is_binary(data):
         return float(min(len(data), 4096) * 8)
     return round(information_bits(data[:65536].split()), 1)

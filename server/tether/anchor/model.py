@@ -28,7 +28,6 @@ class FileFacts:
     hash: str
     size: int
     symbols: tuple[Symbol, ...]
-    entropy: float = 0.0
     # Why symbols were not extracted: None, "binary", "too_large", "encoding", "unsupported", "syntax",
     # "generated" (a lock file).
     skipped: str | None = None
