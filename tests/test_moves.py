@@ -215,11 +215,15 @@ def test_what_was_always_there_is_never_taken_for_a_deleted_anchor(repo, extra):
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
 
 
+def _cache_db(tether_home):
+    (cache,) = tether_home.glob("cache/*/cache.sqlite")
+    return cache
+
+
 def _lookup_indexes(tether_home) -> set[str]:
     import sqlite3
 
-    (cache,) = tether_home.glob("cache/*/cache.sqlite")
-    conn = sqlite3.connect(cache)
+    conn = sqlite3.connect(_cache_db(tether_home))
     try:
         return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index' AND name LIKE 'symbols_%'")}
     finally:
@@ -246,8 +250,7 @@ def test_lookups_lost_by_a_killed_bulk_sweep_come_back_with_the_next_read(repo, 
     repo.write("app/ledger.py", SRC)
     repo.commit()
     mid = repo.remember("Settlement refuses mixed currencies; conversion happens upstream.", "app/ledger.py::Ledger.settle")
-    (cache,) = tether_home.glob("cache/*/cache.sqlite")
-    conn = sqlite3.connect(cache)
+    conn = sqlite3.connect(_cache_db(tether_home))
     conn.execute("DROP INDEX symbols_hash")  # what a sweep killed between dropping and rebuilding leaves
     conn.execute("DROP INDEX symbols_name")
     conn.close()

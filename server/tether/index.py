@@ -330,12 +330,14 @@ class CodeIndex:
         return [FileRow(*r) for r in rows]
 
     # -- source text, for diffs ---------------------------------------------------------------
-    def read_text(self, rel: str, start: int | None = None, end: int | None = None) -> str | None:
+    def read_bytes(self, rel: str) -> bytes | None:
+        """The file's bytes now, if it is a regular file inside the root."""
         got = _read(self.root, rel) if self.contained(rel) else None
-        if got is None:
-            return None
-        data = got[1][start:end]
-        return data.decode("utf-8", "replace")
+        return None if got is None else got[1]
+
+    def read_text(self, rel: str, start: int | None = None, end: int | None = None) -> str | None:
+        data = self.read_bytes(rel)
+        return None if data is None else data[start:end].decode("utf-8", "replace")
 
     def snippet(self, hash_: str) -> str | None:
         row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()

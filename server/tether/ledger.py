@@ -118,9 +118,7 @@ def _read_summary(base: Path) -> dict[str, Any]:
 
 
 def _write_summary(base: Path, summary: dict[str, Any]) -> None:
-    tmp = base / f".{SUMMARY}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(summary, separators=(",", ":"), sort_keys=True), "utf-8")
-    os.replace(tmp, base / SUMMARY)
+    usage.replace_json(base / SUMMARY, summary, sort_keys=True)
 
 
 def record_recall(root: Path, env: dict, session: str | None) -> None:

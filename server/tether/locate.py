@@ -103,16 +103,11 @@ def user_dir(kind: str) -> str:
     dirs = {"cache": platformdirs.user_cache_dir("tether"), "state": platformdirs.user_state_dir("tether"),
             "data": platformdirs.user_data_dir("tether")}
     if memo:
+        from .usage import replace_json  # only when the memo is (re)written
+
         try:
             os.makedirs(memo_dir, exist_ok=True)
-            tmp = f"{memo}.{os.getpid()}.tmp"
-            try:
-                with open(tmp, "w", encoding="utf-8") as f:
-                    json.dump({"key": key, **dirs}, f)
-                os.replace(tmp, memo)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+            replace_json(memo, {"key": key, **dirs})
         except OSError:
             pass  # a read-only data dir: platformdirs is simply asked every time
     return dirs[kind]

@@ -55,7 +55,7 @@ def renamed_throughout(
                 continue
             was, now = pair
             if data is None:
-                data = _read(index, path)
+                data = index.read_bytes(path)
                 if data is None:
                     break
             body = data[s.start_byte : s.end_byte]
@@ -100,13 +100,6 @@ def _siblings(index: CodeIndex, path: str) -> list[str]:
     p = PurePosixPath(path)
     same = [r for r in index.files_in(str(p.parent) if str(p.parent) != "." else "", p.suffix) if r != path]
     return [r for r in same[:MAX_SIBLINGS] if index.file(r) is not None]  # brought up to date
-
-
-def _read(index: CodeIndex, path: str) -> bytes | None:
-    try:
-        return (index.root / path).read_bytes()
-    except OSError:
-        return None
 
 
 def renamed_and_edited(

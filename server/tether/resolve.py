@@ -242,10 +242,8 @@ class Resolver:
         """How much a file says, read now: asked only of a file about to be followed."""
         from .anchor.extract import file_entropy
 
-        try:
-            return file_entropy((self.index.root / path).read_bytes())
-        except OSError:
-            return 0.0  # gone since the index saw it: nothing to follow
+        data = self.index.read_bytes(path)
+        return 0.0 if data is None else file_entropy(data)  # gone since the index saw it: nothing to follow
 
     def _search(self, a: Anchor, find):
         """Where else the anchored hash is, on an index brought up to date only when needed.

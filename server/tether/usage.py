@@ -153,6 +153,21 @@ def _int(v: object) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
 
 
+def replace_json(path: str | os.PathLike, obj: object, sort_keys: bool = False) -> None:
+    """Write a small JSON file whole: a temp file beside it, then os.replace, so a reader never
+    sees half of one; the temp file is removed if the write fails. Raises OSError."""
+    path = os.fspath(path)
+    directory, name = os.path.split(path)
+    tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(obj, separators=(",", ":"), sort_keys=sort_keys))
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def append_jsonl(path: Path, obj: dict) -> int:
     """One line, one write(2) with O_APPEND: safe against concurrent appenders on one machine.
     Returns the file's size after the write."""

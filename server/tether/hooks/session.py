@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..paths import state_dir
-from ..usage import append_jsonl
+from ..usage import append_jsonl, replace_json
 
 MAX_AGE_DAYS = 14  # session files older than this are removed at the next session start
 
@@ -71,9 +71,7 @@ def save(root: Path, session: str, s: SessionState) -> None:
     }
     path = sessions_dir(root) / f"{session}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(d, separators=(",", ":")), "utf-8")
-    os.replace(tmp, path)
+    replace_json(path, d)
 
 
 # -- the edit log ------------------------------------------------------------------------------
