@@ -257,8 +257,13 @@ class CodeIndex:
         n = workers * 8
         chunks = [rels[i::n] for i in range(n) if rels[i::n]]
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
+        if multiprocessing.get_start_method() == "fork":
+            from .anchor.extract import warm
+
+            warm(rels)  # once here, not once per worker: forked workers inherit compiled queries
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for done in as_completed([pool.submit(_analyze_batch, str(self.root), c) for c in chunks]):
                 yield done.result()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .anchor.disc import canonical
+from .anchor.model import Symbol
 from .diff import alike, compact_diff, text_from_git
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
@@ -198,7 +199,7 @@ class Resolver:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)
         path, s = hits[0]
-        if s.entropy < LOW_ENTROPY_BITS:
+        if self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
             return Resolution(
                 "stale", "low_entropy", a.path, a.symbol, a.discriminator,
                 candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
@@ -238,6 +239,21 @@ class Resolver:
         return Resolution("active", None, hits[0].path, followed=True)
 
     # -- helpers ----------------------------------------------------------------------------
+    def _symbol_bits(self, path: str, s: Symbol) -> float:
+        """How much a symbol says: kept by the index for sections and keys, measured now for code
+        (only of a symbol about to be followed), on the file as the index saw it."""
+        if s.entropy is not None:
+            return s.entropy
+        from .anchor.extract import analyze
+
+        data = self.index.read_bytes(path)
+        if data is None:
+            return 0.0  # gone since the index saw it: nothing to follow
+        for now in analyze(path, data, entropy=True).symbols:
+            if now.hash == s.hash and now.start_byte == s.start_byte and now.entropy is not None:
+                return now.entropy
+        return 0.0  # changed since the index saw it: not followed on a stale reading
+
     def _file_bits(self, path: str) -> float:
         """How much a file says, read now: asked only of a file about to be followed."""
         from .anchor.extract import file_entropy

@@ -29,7 +29,7 @@ def _facts(paths: list[str]) -> list[tuple[float, str]]:
 
     out = []
     for p in paths:
-        facts = analyze(p, Path(p).read_bytes())
+        facts = analyze(p, Path(p).read_bytes(), entropy=True)
         out += [(s.entropy, s.hash) for s in facts.symbols if s.kind in KINDS]
     return out
 

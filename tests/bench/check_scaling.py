@@ -186,12 +186,18 @@ def _cache(root: Path) -> Path:
 
 def _remember(root: Path, layout: dict[str, str], facts: dict, n: int) -> list[tuple[str, str]]:
     """`n` memories on real functions with a unique name in their file, evenly spread over the repo."""
+    from tether.anchor.extract import analyze
+
     paths = sorted(layout)
     t = Tether(root)
     chosen: list[tuple[str, str]] = []
+    measured: dict[str, tuple] = {}  # source file -> its symbols with their entropy (the index has none)
     for i in range(n):
         for rel in paths[i * len(paths) // n:] + paths:
-            syms = facts[layout[rel]].symbols
+            src = layout[rel]
+            if src not in measured:
+                measured[src] = analyze(rel, (root / rel).read_bytes(), entropy=True).symbols
+            syms = measured[src]
             names = [s.qualname for s in syms]
             cands = [s for s in syms if s.kind in ("function", "method") and s.entropy >= MIN_BITS
                      and names.count(s.qualname) == 1 and (rel, s.qualname) not in chosen]

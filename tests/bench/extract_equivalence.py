@@ -47,7 +47,7 @@ def extract(path: str, data: bytes) -> dict:
     from tether.anchor.extract import analyze
 
     try:
-        return facts_json(analyze(path, data))
+        return facts_json(analyze(path, data, entropy=True))  # every field, entropy measured too
     except Exception as e:  # noqa: BLE001 - a crash is an outcome to compare too
         return {"error": type(e).__name__}
 

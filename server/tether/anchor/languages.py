@@ -24,7 +24,9 @@ PUNCTUATION = frozenset(
 )
 
 
-@dataclass(frozen=True)
+# eq=False: one instance per language (the registry below), so identity is equality, and the
+# `@cache`s keyed on a language hash a pointer, not every field, on every file and string literal
+@dataclass(frozen=True, eq=False)
 class Language:
     name: str
     grammar: str

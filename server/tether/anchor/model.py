@@ -17,7 +17,9 @@ class Symbol:
     start_byte: int
     end_byte: int
     hash: str
-    entropy: float
+    # information in bits, for the low-entropy gate; None for a code symbol until asked of it
+    # (`analyze(..., entropy=True)`): measuring every symbol at indexing would cost the index ~7%
+    entropy: float | None
 
 
 @dataclass(frozen=True, slots=True)

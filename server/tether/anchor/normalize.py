@@ -255,6 +255,9 @@ _NUMERIC = ("integer", "float", "number", "int_literal", "imaginary")
 _STRING = re.compile(rb'([A-Za-z]*)("""|\'\'\'|"|\'|`)(.*)\2', re.S)
 _RAW_SENSITIVE = re.compile(rb"[\\$]|#\{")
 _INTERPOLATED = frozenset({"interpolation", "template_substitution"})
+# What starts an interpolation in every grammar tether reads: Python/C# `{x}`, Ruby/Elixir `#{x}`
+# and `#@x`, Scala/Dart/PHP `$x` and `${x}`, Swift `\(x)`
+_OPENS_HOLE = re.compile(rb"[{$#@\\]")
 
 
 def string_tokens(node, lang: Language) -> list[bytes] | None:
@@ -274,7 +277,8 @@ def string_tokens(node, lang: Language) -> list[bytes] | None:
         prefix.update(m.group(1).lower().replace(b"u", b""))
         if lang.raw_quote is not None and _RAW_SENSITIVE.search(m.group(3)):
             prefix.update(m.group(2)[:1])  # here the quote decides what `\n`, `$x`, `#{x}` mean
-        holes = [c for c in part.named_children if c.type in _INTERPOLATED]
+        # most literals cannot hold an interpolation: none of the characters that open one is in them
+        holes = [c for c in part.named_children if c.type in _INTERPOLATED] if _OPENS_HOLE.search(m.group(3)) else ()
         if not holes:
             text += _unquote(m.group(3))
             continue
@@ -317,18 +321,26 @@ def jsx_text(text: bytes) -> bytes:
     return b"".join(out)
 
 
-def symbol_hash(toks: list[bytes], span: tuple[int, int], holes: Iterable[tuple[int, int]]) -> tuple[str, float]:
-    """Hash and entropy (bits) of a symbol's tokens, with its own name spans punched out."""
+def symbol_tokens(toks: list[bytes], span: tuple[int, int], holes: Iterable[tuple[int, int]]) -> list[bytes]:
+    """A symbol's tokens, with its own name spans punched out."""
     start, end = span
     part = toks[start:end]
     for hs, he in sorted(holes, reverse=True):
         if start <= hs and he <= end:
             part[hs - start : he - start] = [HOLE]
-    # count everything in C, then leave out the structure's counts (in first-seen order, so the
-    # float sum is always taken in the same order)
+    return part
+
+
+def tokens_hash(part: list[bytes]) -> str:
+    return digest(TREE_PREFIX, SEP.join(part))
+
+
+def tokens_bits(part: list[bytes]) -> float:
+    """Information (bits) in a symbol's tokens, its structure left out: what the low-entropy gate
+    measures. Counted in C, the structure's counts dropped in first-seen order, so the float sum
+    is always taken in the same order."""
     counts = Counter(part)
-    kept = [c for t, c in counts.items() if t[:1] not in _STRUCTURE]
-    return digest(TREE_PREFIX, SEP.join(part)), _bits(kept)
+    return _bits([c for t, c in counts.items() if t[:1] not in _STRUCTURE])
 
 
 _STRUCTURE = frozenset({OPEN, CLOSE, HOLE})

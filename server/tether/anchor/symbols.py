@@ -9,7 +9,7 @@ from functools import cache
 from .disc import canonical, spell
 from .languages import Language, query_source
 from .model import Symbol
-from .normalize import symbol_hash, token_stream
+from .normalize import symbol_tokens, token_stream, tokens_bits, tokens_hash
 
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
@@ -235,8 +235,12 @@ def _discriminator(lang: Language, d: _Def, trait: str | None, in_scope: bool) -
     return " ".join((*d.keywords, d.params)) if d.keywords else d.params
 
 
-def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
-    """Every symbol in `source`, in source order, twins told apart by discriminator."""
+def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> list[Symbol]:
+    """Every symbol in `source`, in source order, twins told apart by discriminator.
+
+    `entropy`: also measure each symbol's information (else None). Only the low-entropy gate
+    reads it, for the one symbol about to be followed; the index does not pay for it per symbol.
+    """
     tree = _parser(lang.grammar).parse(source)
     defs, scopes = _collect(lang, tree, source)
     if not defs:
@@ -294,19 +298,20 @@ def extract_symbols(lang: Language, source: bytes) -> list[Symbol]:
         if span is None:
             continue
         if len(group) == 1 and not d.parts:
-            h, bits = symbol_hash(toks, span, [spans[h] for h in d.holes if h in spans])
+            part = symbol_tokens(toks, span, [spans[h] for h in d.holes if h in spans])
         else:
-            h, bits = _joined_hash(group, toks, spans)
+            part = _joined(group, toks, spans)
+        bits = round(tokens_bits(part), 1) if entropy else None
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, h, round(bits, 1))
+            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part), bits)
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
 
 
-def _joined_hash(group: list, toks: list[bytes], spans: dict[int, tuple[int, int]]) -> tuple[str, float]:
-    """One hash over several nodes' tokens in order (clauses, a signature and its body), names punched out."""
+def _joined(group: list, toks: list[bytes], spans: dict[int, tuple[int, int]]) -> list[bytes]:
+    """Several nodes' tokens in order (clauses, a signature and its body), names punched out: hashed as one."""
     joined: list[bytes] = []
     holes: list[tuple[int, int]] = []
     for d in group:
@@ -315,7 +320,7 @@ def _joined_hash(group: list, toks: list[bytes], spans: dict[int, tuple[int, int
             shift = len(joined) - a
             joined.extend(toks[a:b])
             holes += [(spans[h][0] + shift, spans[h][1] + shift) for h in d.holes if h in spans and a <= spans[h][0] < b]
-    return symbol_hash(joined, (0, len(joined)), holes)
+    return symbol_tokens(joined, (0, len(joined)), holes)
 
 
 
