@@ -204,6 +204,28 @@ def test_moved_to_another_module_and_edited_is_stale_where_it_went(repo):
     assert "cents(amount)" in a["diff"]
 
 
+def test_moved_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
+    """A refactor commit: `git mv` to a package, the function renamed, its body edited."""
+    mid = _invoice_memory(repo)
+    repo.move("billing/parse.py", "billing/formats/parse.py")
+    repo.replace("billing/formats/parse.py", "def parse_invoice(raw):", "def parse_invoice_line(raw):")
+    repo.replace("billing/formats/parse.py", '"currency": currency}', '"currency": currency.upper()}')
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], item["reason"]) == ("stale", "body_edited")
+    assert (a["path"], a["symbol"], a["was"]) == ("billing/formats/parse.py", "parse_invoice_line", "billing/parse.py::parse_invoice")
+    assert "currency.upper()" in a["diff"]
+
+
+def test_a_moved_file_whose_anchor_is_gone_keeps_it_deleted(repo):
+    """The anchored function deleted in the move; its look-alike neighbour was there all along."""
+    mid = _invoice_memory(repo)
+    repo.move("billing/parse.py", "billing/formats/parse.py")
+    repo.write("billing/formats/parse.py", WITHOUT_INVOICE)
+    item = repo.check()[mid]
+    assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
+
+
 @pytest.mark.parametrize("extra", [
     {},  # parse_credit_note, a look-alike neighbour, was there all along
     {"legacy/parse.py": HANDLERS.replace("invoice needs 4 fields", "legacy invoice needs 4 fields")},  # a namesake module too

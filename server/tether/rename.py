@@ -105,10 +105,12 @@ def _siblings(index: CodeIndex, path: str) -> list[str]:
 def renamed_and_edited(
     index: CodeIndex, a: Anchor, old_text: str | None, commit: str | None
 ) -> tuple[str, Symbol] | None:
-    """A symbol renamed, or moved to another file, and edited in one go: stale where it went.
+    """A symbol renamed, or moved to another file, or both, and edited in one go: stale where it went.
 
     The candidates are the names that are new since the anchor was written: in its own file, a
-    name differing in one segment (renamed); elsewhere, the same qualified name (moved). "New" is
+    name differing in one segment (renamed); elsewhere, the same qualified name (moved); when its
+    file is gone, a name differing in one segment in the one file of that base name (the file
+    moved, `git mv` + rename + edit, as a refactor does in one commit). "New" is
     asked of git at the commit that holds the anchored code: a name already there then is a
     neighbour, never the anchor. Of those, exactly one must be close to the anchored text. Without
     git history for the anchored code there is no such evidence, and no answer. Git is asked only
@@ -119,8 +121,9 @@ def renamed_and_edited(
         return None
     old = a.symbol.split(".")
     candidates: list[tuple[str, Symbol]] = []
-    if index.file(a.path) is not None:
-        candidates += [(a.path, s) for s in index.symbols(a.path) if _one_segment_renamed(old, s.qualname.split("."))]
+    home = a.path if index.file(a.path) is not None else _moved_file(index, a.path)
+    if home is not None:
+        candidates += [(home, s) for s in index.symbols(home) if _one_segment_renamed(old, s.qualname.split("."))]
     candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
     close = [(p, s) for p, s in candidates if index.file(p) is not None and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)]
     if not close:
@@ -131,9 +134,17 @@ def renamed_and_edited(
     _, old_symbols, rev = then
     kinds = {s.kind for s in old_symbols if s.hash == a.hash}
     had = {s.qualname for s in old_symbols}
+    # elsewhere, the name must be new in that file too (a renamed one also new to the anchor's file)
     new = [(p, s) for p, s in close if s.kind in kinds
-           and (s.qualname not in had if p == a.path else a.symbol not in names_at(index.root, rev, p))]
+           and (s.qualname == a.symbol or s.qualname not in had)
+           and (p == a.path or s.qualname not in names_at(index.root, rev, p))]
     return new[0] if len(new) == 1 else None
+
+
+def _moved_file(index: CodeIndex, path: str) -> str | None:
+    """Where a vanished file went, when exactly one file elsewhere has its base name."""
+    found = [r.path for r in index.find_basename(PurePosixPath(path).name) if r.path != path]
+    return found[0] if len(found) == 1 and index.file(found[0]) is not None else None
 
 
 def _source(index: CodeIndex, path: str, s: Symbol) -> str | None:
