@@ -260,7 +260,9 @@ class CodeIndex:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        if multiprocessing.get_start_method() == "fork":
+        # asked without fixing it (an embedding application may still choose); the first listed is the default
+        method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+        if method == "fork":
             from .anchor.extract import warm
 
             warm(rels)  # once here, not once per worker: forked workers inherit compiled queries
