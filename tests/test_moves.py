@@ -217,6 +217,22 @@ def test_moved_renamed_and_edited_in_one_go_is_stale_where_it_went(repo):
     assert "currency.upper()" in a["diff"]
 
 
+def test_a_class_renamed_with_its_file_and_edited_is_stale_where_it_went(repo):
+    """Java names the file after its public class: renaming the class renames the file too."""
+    repo.write("src/bank/Account.java", ACCOUNT)
+    repo.write("src/bank/Teller.java", "package bank;\n\npublic class Teller {\n    public long deposit(long more) {\n        return more;\n    }\n}\n")
+    repo.commit()
+    mid = repo.remember("Deposits never mutate: callers holding the old account still see the old balance.",
+                        "src/bank/Account.java::Account.deposit")
+    (repo.path / "src/bank/Account.java").unlink()
+    repo.write("src/bank/Wallet.java", ACCOUNT.replace("Account", "Wallet").replace("(cents + more)", "(Math.addExact(cents, more))"))
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], item["reason"]) == ("stale", "body_edited")
+    assert (a["path"], a["symbol"]) == ("src/bank/Wallet.java", "Wallet.deposit")
+    assert "Math.addExact(cents, more)" in a["diff"]
+
+
 def test_a_moved_file_whose_anchor_is_gone_keeps_it_deleted(repo):
     """The anchored function deleted in the move; its look-alike neighbour was there all along."""
     mid = _invoice_memory(repo)

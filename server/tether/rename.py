@@ -110,7 +110,8 @@ def renamed_and_edited(
     The candidates are the names that are new since the anchor was written: in its own file, a
     name differing in one segment (renamed); elsewhere, the same qualified name (moved); when its
     file is gone, a name differing in one segment in the one file of that base name (the file
-    moved, `git mv` + rename + edit, as a refactor does in one commit). "New" is
+    moved, `git mv` + rename + edit, as a refactor does in one commit), or else in the files of
+    its directory and extension (Java's `Account.java` renamed with its class). "New" is
     asked of git at the commit that holds the anchored code: a name already there then is a
     neighbour, never the anchor. Of those, exactly one must be close to the anchored text. Without
     git history for the anchored code there is no such evidence, and no answer. Git is asked only
@@ -121,8 +122,7 @@ def renamed_and_edited(
         return None
     old = a.symbol.split(".")
     candidates: list[tuple[str, Symbol]] = []
-    home = a.path if index.file(a.path) is not None else _moved_file(index, a.path)
-    if home is not None:
+    for home in _homes(index, a.path):
         candidates += [(home, s) for s in index.symbols(home) if _one_segment_renamed(old, s.qualname.split("."))]
     candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
     close = [(p, s) for p, s in candidates if index.file(p) is not None and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)]
@@ -141,10 +141,15 @@ def renamed_and_edited(
     return new[0] if len(new) == 1 else None
 
 
-def _moved_file(index: CodeIndex, path: str) -> str | None:
-    """Where a vanished file went, when exactly one file elsewhere has its base name."""
+def _homes(index: CodeIndex, path: str) -> list[str]:
+    """Where a renamed symbol may be: its file; if that is gone, the one file elsewhere with its
+    base name (moved); else its siblings (renamed with the symbol it is named after)."""
+    if index.file(path) is not None:
+        return [path]
     found = [r.path for r in index.find_basename(PurePosixPath(path).name) if r.path != path]
-    return found[0] if len(found) == 1 and index.file(found[0]) is not None else None
+    if len(found) == 1 and index.file(found[0]) is not None:
+        return found
+    return _siblings(index, path)
 
 
 def _source(index: CodeIndex, path: str, s: Symbol) -> str | None:
