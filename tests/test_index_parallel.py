@@ -1,6 +1,7 @@
-"""A first index made on every core is the index one core makes: the same files, symbols and
-hashes, whichever worker parsed which file (workers inherit the parsers and queries the sweep
-loaded before forking them)."""
+"""A first index made on every core is the index one core makes, and the index of each file
+analyzed on its own: the same files, symbols and hashes, whichever worker parsed which file
+(workers inherit the parsers and queries the sweep loaded before forking them), and whether or
+not a file is a copy of another (copies are parsed once)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 
 from tests.lang_cases import CASES
 from tether import db
+from tether.anchor.extract import analyze
 from tether.index import PARALLEL_THRESHOLD, CodeIndex
 
 FILES = "SELECT path, size, hash, language, skipped FROM files ORDER BY path"
@@ -28,6 +30,15 @@ def _repo(root):
         (root / f"c{copy}" / "README.md").write_text("# Setup\n\nRun it.\n\n## Linux\n\napt install it\n")
         (root / f"c{copy}" / "package.json").write_text('{"scripts": {"build": "tsc -p ."}, "version": "1.0.%d"}\n' % copy)
         n += 2
+    # equal bytes that are not the same file to tether: a lock file is not read for keys; a file
+    # with Windows line ends is not a copy (its symbols sit at other offsets)
+    lock = '{"name": "app", "lockfileVersion": 3, "packages": {"": {"version": "1.0.0"}}}\n'
+    (root / "c0" / "package-lock.json").write_text(lock)
+    (root / "c0" / "manifest.json").write_text(lock)
+    py = CASES["python"]
+    (root / "c1" / "crlf" / py.path).parent.mkdir(parents=True)
+    (root / "c1" / "crlf" / py.path).write_bytes(py.source.replace("\n", "\r\n").encode())
+    n += 3
     assert n > PARALLEL_THRESHOLD
     subprocess.run(["git", "init", "-q", str(root)], check=True)
 
@@ -41,11 +52,24 @@ def _rows(cache, workers, root):
         conn.close()
 
 
+def _each_on_its_own(root, rels):
+    """The rows of every file analyzed alone, with no sweep, no copies recognized."""
+    files, symbols = [], []
+    for rel in rels:
+        data = (root / rel).read_bytes()
+        f = analyze(rel, data)
+        files.append((rel, len(data), f.hash, f.language, f.skipped))
+        symbols += [(rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte,
+                     s.hash, s.entropy) for s in f.symbols]
+    return files, sorted(symbols, key=lambda r: (r[0], r[6], r[1]))
+
+
 def test_a_parallel_first_index_equals_a_serial_one(tmp_path):
     root = tmp_path / "repo"
     _repo(root)
     files, symbols = _rows(tmp_path / "serial.sqlite", 1, root)
     assert (files, symbols) == _rows(tmp_path / "parallel.sqlite", 2, root)
+    assert (files, symbols) == _each_on_its_own(root, [r[0] for r in files])
     assert {r[3] for r in files} >= {"python", "cpp", "ruby", "zig", "markdown", "json"}
     assert len(symbols) > 10 * len(CASES)
     # code keeps no entropy in the index (measured when a symbol is followed); sections and keys do

@@ -80,19 +80,45 @@ def _is_regular(st: os.stat_result) -> bool:
     return stat.S_ISREG(st.st_mode)
 
 
-def _analyze_batch(root: str, rels: list[str]) -> list[tuple]:
+def _analyze_batch(root: str, groups: list[list[str]]) -> list[tuple]:
     """Rows ready for the index, as plain tuples: they cross a process boundary, and pickling
-    thousands of Symbol objects costs more than building the rows where they are parsed."""
+    thousands of Symbol objects costs more than building the rows where they are parsed.
+
+    `groups`: files of one size and extension each. Within a group, a file whose bytes were
+    already analyzed under the same key is not parsed again: vendored trees hold many copies.
+    """
+    from hashlib import blake2b
+
+    from .anchor.extract import analysis_key
+
     out: list = []
-    for rel in rels:
-        got = _read(root, rel)
-        if got is None:
-            out.append((rel, None, None))
-            continue
-        st, data = got
-        checked = time.time_ns()
-        out.append(_rows(rel, st.st_mtime_ns, _change(st), len(data), checked, _safe_analyze(rel, data)))
+    for group in groups:
+        seen: dict = {}
+        for rel in group:
+            got = _read(root, rel)
+            if got is None:
+                out.append((rel, None, None))
+                continue
+            st, data = got
+            checked = time.time_ns()
+            if len(group) == 1:
+                facts = _safe_analyze(rel, data)
+            else:
+                key = (analysis_key(rel), blake2b(data, digest_size=16).digest())
+                facts = seen.get(key)
+                if facts is None:
+                    facts = seen[key] = _safe_analyze(rel, data)
+            out.append(_rows(rel, st.st_mtime_ns, _change(st), len(data), checked, facts))
     return out
+
+
+def _groups(rels: list[str], sizes: dict[str, int]) -> list[list[str]]:
+    """`rels` grouped by size and extension, in order of first appearance: every copy of a file
+    is in one group, and nearly every group is a single file."""
+    groups: dict[tuple[int, str], list[str]] = {}
+    for rel in rels:
+        groups.setdefault((sizes.get(rel, -1), os.path.splitext(rel)[1]), []).append(rel)
+    return list(groups.values())
 
 
 def _rows(rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> tuple:
@@ -193,6 +219,7 @@ class CodeIndex:
             for r in self.conn.execute("SELECT path, mtime_ns, size, change, checked_ns FROM files")
         }
         changed: list[str] = []
+        sizes: dict[str, int] = {}
         present: set[str] = set()
         prefix = _join(self.root)
         for rel in files:
@@ -207,13 +234,14 @@ class CodeIndex:
             if prev and _fresh(*prev, st):
                 continue
             changed.append(rel)
+            sizes[rel] = st.st_size
         vanished = [p for p in known if p not in present]
         bulk = not known and len(changed) >= BULK_FILES
         self._lookup_indexes(build=not bulk)
         try:
             # each batch is written as it comes back, in its own short transaction: the writes overlap
             # the parsing still running, and other processes' writers never wait for a whole sweep
-            for batch in self._analyze_many(changed, workers):
+            for batch in self._analyze_many(changed, workers, sizes):
                 with transaction(self.conn):
                     for rel, file_row, symbol_rows in batch:
                         if file_row is None:
@@ -245,17 +273,29 @@ class CodeIndex:
                 on = LOOKUP_INDEXES[name]
                 self.conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}" if build else f"DROP INDEX IF EXISTS {name}")
 
-    def _analyze_many(self, rels: list[str], workers: int | None) -> Iterator[list[tuple]]:
+    def _analyze_many(self, rels: list[str], workers: int | None, sizes: dict[str, int]) -> Iterator[list[tuple]]:
         """Batches of `_analyze_batch` rows, in completion order."""
         workers = workers or os.cpu_count() or 1
+        groups = _groups(rels, sizes)
         if len(rels) < PARALLEL_THRESHOLD or workers < 2:
-            for i in range(0, len(rels), SERIAL_BATCH):
-                yield _analyze_batch(str(self.root), rels[i : i + SERIAL_BATCH])
+            batch: list[list[str]] = []
+            count = 0
+            for group in groups:
+                batch.append(group)
+                count += len(group)
+                if count >= SERIAL_BATCH:
+                    yield _analyze_batch(str(self.root), batch)
+                    batch, count = [], 0
+            if batch:
+                yield _analyze_batch(str(self.root), batch)
             return
-        # Interleaved, so each chunk gets a similar mix of big and small files; small enough chunks
-        # that the last one to finish leaves little of the machine idle.
+        # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
+        # enough chunks that the last one to finish leaves little of the machine idle.
         n = workers * 8
-        chunks = [rels[i::n] for i in range(n) if rels[i::n]]
+        chunks: list[list[list[str]]] = [[] for _ in range(n)]
+        for i, group in enumerate(groups):
+            chunks[i % n].append(group)
+        chunks = [c for c in chunks if c]
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
