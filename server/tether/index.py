@@ -290,11 +290,14 @@ class CodeIndex:
                 yield _analyze_batch(str(self.root), batch)
             return
         # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
-        # enough chunks that the last one to finish leaves little of the machine idle.
+        # enough chunks that the last one to finish leaves little of the machine idle. A group too
+        # big for one chunk's share (thousands of same-size generated files) is dealt in pieces.
         n = workers * 8
+        share = max(PARALLEL_THRESHOLD, len(rels) // n)
+        pieces = [g[i : i + share] for g in groups for i in range(0, len(g), share)]
         chunks: list[list[list[str]]] = [[] for _ in range(n)]
-        for i, group in enumerate(groups):
-            chunks[i % n].append(group)
+        for i, piece in enumerate(pieces):
+            chunks[i % n].append(piece)
         chunks = [c for c in chunks if c]
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
         import multiprocessing
