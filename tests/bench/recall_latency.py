@@ -50,7 +50,8 @@ def write_memories(root: Path, t, n: int, start: int, rng: random.Random, prose:
     rows = t.index.conn.execute(
         "SELECT s.path, s.qualname, s.hash, s.end_byte - s.start_byte, f.language FROM symbols s JOIN files f ON f.path = s.path "
         "WHERE s.end_byte - s.start_byte >= 200 AND s.kind IN ('function', 'method', 'class') "
-        "AND (SELECT count(*) FROM symbols o WHERE o.path = s.path AND o.qualname = s.qualname) = 1"
+        "AND (SELECT count(*) FROM symbols o WHERE o.path = s.path AND o.qualname = s.qualname) = 1 "
+        "ORDER BY s.path, s.start_byte"  # the same memories whatever order the sweep wrote rows in
     ).fetchall()
     out = []
     d = root / ".tether" / "memories"
