@@ -129,7 +129,8 @@ def store(tmp_path_factory):
     repo.write("src/api/auth.py", AUTH.split("\n\n\n", 1)[0] + "\n\n\n" + AUTH.split("\n\n\n")[2])
     repo.write(".tether/memories/hand-edited--0000dead.md", "---\n{not json\n---\nbody\n")
     _usage(repo, ids)
-    out = repo.json("report")
+    # the repository under the home directory, as most are: the page names it `~/shop`
+    out = json.loads(repo.run("report", "--json", env={"HOME": str(repo.path.resolve().parent)}).stdout)
     return repo, ids, Path(out["data"]["file"]), out
 
 
@@ -221,6 +222,19 @@ def test_page_renders_the_health_counts(page):
     assert page.js("document.getElementById('health-bar').getAttribute('aria-label')") == \
         "4 active, 1 stale, 1 invalidated, 1 quarantined"
     assert page.js("document.getElementById('shown').textContent") == "Showing 9 of 9"
+
+
+def test_page_names_a_repository_under_home_by_a_tilde_path(page, store):
+    assert page.js("document.getElementById('meta').textContent").startswith("~/shop · generated ")
+
+
+def test_a_root_outside_home_is_shown_whole(monkeypatch, tmp_path):
+    from tether.report import shown_root
+
+    monkeypatch.setenv("HOME", str(tmp_path / "alice"))
+    assert shown_root(tmp_path / "alice" / "src" / "shop") == "~/src/shop"
+    assert shown_root(tmp_path / "alice2" / "shop") == str(tmp_path / "alice2" / "shop")  # a prefix is not a parent
+    assert shown_root(tmp_path / "srv" / "shop") == str(tmp_path / "srv" / "shop")
 
 
 def test_page_lists_every_memory_and_the_quarantined_file(page, store):

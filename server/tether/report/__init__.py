@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 from collections import Counter
 from datetime import datetime, timezone
@@ -77,7 +78,7 @@ def gather(t) -> dict[str, Any]:
     counts = Counter(i["status"] for i in items)
     return {
         "repo": t.root.name,
-        "root": str(t.root),
+        "root": shown_root(t.root),
         "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
         "version": __version__,
         "counts": {s: counts.get(s, 0) for s in (*LIVE, "quarantined", "superseded", "retired")},
@@ -86,6 +87,17 @@ def gather(t) -> dict[str, Any]:
         "tree": tree([i for i in items if i["status"] in LIVE]),
         "usage_note": usage_note,
     }
+
+
+def shown_root(root: Path) -> str:
+    """The repository's path as the page shows it: `~/...` under the home directory, so a report
+    passed around (attached to a review, pasted in a chat) does not carry the user's name."""
+    path = str(root)
+    for home in {os.path.expanduser("~"), os.path.realpath(os.path.expanduser("~"))}:
+        home = home.rstrip(os.sep)
+        if home and home != "~" and (path == home or path.startswith(home + os.sep)):
+            return "~" + path[len(home):]
+    return path
 
 
 def memory_item(v: Verdict, status: str, chain: list[dict], usage: dict[str, int]) -> dict[str, Any]:
