@@ -15,10 +15,11 @@ import os
 import shutil
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tether import db
-from tether.anchor.extract import kind_of
+from tether.anchor.extract import analysis_key, kind_of
 from tether.anchor.languages import language_for
 from tether.index import CodeIndex
 
@@ -134,22 +135,20 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
         parsers = {g: get_parser(g) for g in {_grammar(r) for r in rels} if g}
         jobs = [(parsers[_grammar(r)], b) for r, b in zip(rels, blobs) if _grammar(r)]
 
-        def raw_parse() -> None:
-            for parser, b in jobs:
-                parser.parse(b)
+        def parse_each(todo: list) -> Callable[[], None]:
+            def go() -> None:
+                for parser, b in todo:
+                    parser.parse(b)
+            return go
+
+        raw_parse = parse_each(jobs)
 
         # copies (same bytes, read the same way): the index parses each content once, the raw parse
         # every file; the ratio over distinct contents only is reported beside the target's
-        from tether.anchor.extract import analysis_key
-
         distinct = {(analysis_key(r), b): (parsers.get(_grammar(r)), b) for r, b in zip(rels, blobs)}
         copies = len(rels) - len(distinct)
         copies_mb = (sum(map(len, blobs)) - sum(len(b) for _, b in distinct.values())) / 1e6
-        distinct_jobs = [(p, b) for p, b in distinct.values() if p is not None]
-
-        def raw_parse_distinct() -> None:
-            for parser, b in distinct_jobs:
-                parser.parse(b)
+        raw_parse_distinct = parse_each([(p, b) for p, b in distinct.values() if p is not None])
 
         caches = iter(range(1_000_000))
 

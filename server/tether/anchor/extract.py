@@ -42,9 +42,9 @@ def kind_of(path: str) -> str | None:
 
 def analysis_key(path: str) -> tuple:
     """All of a path that `analyze` reads: two files with equal bytes and equal keys have equal facts
-    (vendored trees hold many copies: node's OpenSSL headers, one per target, 50 times over)."""
-    lang = language_for(path)
-    return kind_of(path), lang.name if lang else None, os.path.basename(path) in LOCK_FILES
+    (vendored trees hold many copies: node's OpenSSL headers, one per target, 50 times over). The
+    kind names the language too: for code it is the language `analyze` parses the path with."""
+    return kind_of(path), os.path.basename(path) in LOCK_FILES
 
 
 def analyze(path: str, data: bytes, entropy: bool = False) -> FileFacts:
