@@ -168,8 +168,18 @@ def test_cpp_moving_a_body_out_of_its_class_keeps_the_hash():
         ("s.php", "<?php function f() { return 'abc'; }\n", '<?php function f() { return "abc"; }\n', True),
         ("s.php", "<?php function f($x) { return '$x'; }\n", '<?php function f($x) { return "$x"; }\n', False),
         ("s.lua", "function f() return 'abc' end\n", 'function f() return "abc" end\n', True),
+        # a raw literal takes no escapes: `r"a\"b"` holds a backslash that `r'a"b'` does not
+        ("s.py", 'def f():\n    return r"a\\"b"\n', "def f():\n    return r'a\"b'\n", False),
+        ("s.py", 'def f():\n    return r"a\\"b"\n', "def f():\n    return r'a\\\"b'\n", True),
+        ("s.py", 'def f():\n    return "a\\"b"\n', "def f():\n    return 'a\"b'\n", True),
+        ("s.dart", "String f() => r'a\\'';\n", 'String f() => r"a\'";\n', False),
+        ("s.kt", 'fun f() = """a\\nb"""\n', 'fun f() = "a\\nb"\n', False),
+        ("s.kt", 'fun f() = """a"b"""\n', 'fun f() = "a\\"b"\n', True),
+        ("s.scala", 'def f = """a\\nb"""\n', 'def f = "a\\nb"\n', False),
     ],
-    ids=["ruby plain", "ruby escape", "ruby interpolation", "php plain", "php variable", "lua"],
+    ids=["ruby plain", "ruby escape", "ruby interpolation", "php plain", "php variable", "lua",
+         "python raw escaped quote", "python raw quote style", "python escaped quote", "dart raw escaped quote",
+         "kotlin raw backslash", "kotlin raw quote", "scala raw backslash"],
 )
 def test_quote_style_is_cosmetic_only_where_it_changes_nothing(path, before, after, same):
     assert (one(path, before, "f").hash == one(path, after, "f").hash) is same

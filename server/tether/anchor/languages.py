@@ -78,6 +78,9 @@ class Language:
     # The quote whose literals are raw, no escapes and no interpolation (Ruby and PHP `'`): a literal
     # holding `\`, `$` or `#{` keeps its quote in the hash, since there quote style changes meaning.
     raw_quote: str | None = None
+    # Quotes whose literals take no escapes at all (Kotlin and Scala `"""`): their text is hashed as
+    # written, and one holding `\` is marked, since there `"""\n"""` is a backslash and `"\n"` a newline.
+    verbatim_quotes: frozenset[bytes] = frozenset()
     # Discriminator is the arity `/N` (the @params node's named children), as Elixir spells `fun/2`.
     arity: bool = False
     # Consecutive sibling definitions of one name and discriminator are one symbol, hashed together
@@ -295,6 +298,7 @@ LANGUAGES: tuple[Language, ...] = (
         (".kt", ".kts"),
         opaque=frozenset({"character_literal"}),
         class_kinds=frozenset({"class", "interface", "enum", "object", "impl"}),
+        verbatim_quotes=frozenset({b'"""'}),
     ),
     Language("swift", "swift", (".swift",), transparent_single=frozenset({"tuple_expression"})),
     Language(
@@ -304,6 +308,7 @@ LANGUAGES: tuple[Language, ...] = (
         disc_keywords=frozenset({"class", "object", "trait"}),
         # the grammar keeps no node for the text between interpolations: read it as a literal
         string_nodes=frozenset({"string", "interpolated_string"}),
+        verbatim_quotes=frozenset({b'"""'}),
     ),
     # `local x = function` is one definition with its `local`; a `;` is a separator, never a statement
     Language(

@@ -258,6 +258,7 @@ _INTERPOLATED = frozenset({"interpolation", "template_substitution"})
 # What starts an interpolation in every grammar tether reads: Python/C# `{x}`, Ruby/Elixir `#{x}`
 # and `#@x`, Scala/Dart/PHP `$x` and `${x}`, Swift `\(x)`
 _OPENS_HOLE = re.compile(rb"[{$#@\\]")
+_VERBATIM = ord("R")  # beside the (lowercased) prefix letters: a verbatim-quoted literal with a backslash
 
 
 def string_tokens(node, lang: Language) -> list[bytes] | None:
@@ -274,27 +275,33 @@ def string_tokens(node, lang: Language) -> list[bytes] | None:
         m = _STRING.fullmatch(part.text or b"")
         if m is None:
             return None
-        prefix.update(m.group(1).lower().replace(b"u", b""))
-        if lang.raw_quote is not None and _RAW_SENSITIVE.search(m.group(3)):
-            prefix.update(m.group(2)[:1])  # here the quote decides what `\n`, `$x`, `#{x}` mean
+        letters, quote, body = m.group(1).lower(), m.group(2), m.group(3)
+        prefix.update(letters.replace(b"u", b""))
+        if lang.raw_quote is not None and _RAW_SENSITIVE.search(body):
+            prefix.update(quote[:1])  # here the quote decides what `\n`, `$x`, `#{x}` mean
+        # a raw literal takes no escapes: `r"\""` is a backslash and a quote, `"\""` a quote alone
+        verbatim = b"r" in letters or quote in lang.verbatim_quotes
+        if quote in lang.verbatim_quotes and b"\\" in body:
+            prefix.add(_VERBATIM)
+        unquote = bytes if verbatim else _unquote
         # most literals cannot hold an interpolation: none of the characters that open one is in them
-        holes = [c for c in part.named_children if c.type in _INTERPOLATED] if _OPENS_HOLE.search(m.group(3)) else ()
+        holes = [c for c in part.named_children if c.type in _INTERPOLATED] if _OPENS_HOLE.search(body) else ()
         if not holes:
-            text += _unquote(m.group(3))
+            text += unquote(body)
             continue
         raw, base = part.text or b"", part.start_byte
         pos, end = m.start(3), m.end(3)
         for c in part.children:
             # text no child covers (Dart keeps none of it in nodes); empty where children tile it
-            text += _unquote(raw[pos : min(c.start_byte - base, end)])
+            text += unquote(raw[pos : min(c.start_byte - base, end)])
             pos = max(pos, c.end_byte - base)
             if c.type in _INTERPOLATED:
                 out.append(b"string=" + bytes(text))
                 text.clear()
                 out.extend(token_stream(c, lang, set())[0])
             elif c.type not in ("string_start", "string_end") and c.is_named:
-                text += _unquote(c.text or b"")
-        text += _unquote(raw[pos:end])
+                text += unquote(c.text or b"")
+        text += unquote(raw[pos:end])
     out.append(b"string=" + bytes(text))
     return [b"\x01string:" + bytes(sorted(prefix)), *out, CLOSE]
 
