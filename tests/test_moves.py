@@ -312,3 +312,47 @@ def test_a_moved_file_is_followed_unless_it_says_too_little_to_be_told_apart(rep
     # one word: a copy anywhere would match it, so it is never re-pointed, only offered
     assert (items[flag]["status"], items[flag]["reason"], f["path"]) == ("stale", "low_entropy", "conf/flag.txt")
     assert f["candidates"] == ["settings/flag.txt"]
+
+
+FILES = """\
+class Reader:
+    def __init__(self, f):
+        self._f = f
+
+    def close(self):
+        self._f.close()
+
+
+class Writer:
+    def __init__(self, f):
+        self._f = f
+
+    def close(self):
+        self._f.close()
+"""
+
+
+def test_a_package_moved_whole_keeps_even_its_commonest_bodies(repo):
+    """`git mv shop src/shop`: a body too short to follow by hash alone, or with a twin beside it,
+    is told apart by its name in the file's namesake, which did not hold it before."""
+    repo.write("shop/files.py", FILES)
+    repo.commit()
+    close = repo.remember("Closing a Reader closes the caller's file too.", "shop/files.py::Reader.close")
+    init = repo.remember("Writer keeps no buffer of its own.", "shop/files.py::Writer.__init__")
+    repo.move("shop/files.py", "src/shop/files.py")
+    repo.commit("src layout")
+    items = repo.check()
+    for mid, symbol in ((close, "Reader.close"), (init, "Writer.__init__")):
+        a = items[mid]["anchors"][0]
+        assert (items[mid]["status"], a["path"], a["symbol"]) == ("active", "src/shop/files.py", symbol)
+
+
+def test_a_namesake_copy_that_was_always_there_is_not_where_a_deleted_file_went(repo):
+    repo.write("shop/files.py", FILES)
+    repo.write("legacy/files.py", FILES)
+    repo.commit()
+    mid = repo.remember("Closing a Reader closes the caller's file too.", "shop/files.py::Reader.close")
+    (repo.path / "shop/files.py").unlink()
+    item = repo.check()[mid]
+    assert item["status"] != "active"
+    assert item["anchors"][0]["path"] == "shop/files.py"

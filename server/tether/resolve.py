@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from .anchor.disc import canonical
 from .anchor.model import Symbol
-from .diff import alike, compact_diff, text_from_git
+from .diff import alike, compact_diff, names_at, text_from_git
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
 from .rename import renamed_and_edited, renamed_throughout
@@ -195,11 +195,12 @@ class Resolver:
                 return self._edited(a, commit, moved[1], moved[0])
             went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
             return self._edited(a, commit, went[1], went[0]) if went is not None else None
-        if len(hits) > 1:
+        kept = self._kept_its_name(a, hits, commit)
+        if kept is None and len(hits) > 1:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution("stale", "ambiguous_anchor", a.path, a.symbol, a.discriminator, candidates=specs)
-        path, s = hits[0]
-        if self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
+        path, s = kept or hits[0]
+        if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
             return Resolution(
                 "stale", "low_entropy", a.path, a.symbol, a.discriminator,
                 candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
@@ -278,6 +279,24 @@ class Resolver:
             hits = find(a.hash)
         self.index.record_search(a.hash, stamp)
         return hits
+
+    def _kept_its_name(self, a: Anchor, hits: list, commit: str | None):
+        """The one hit with the anchor's name in a namesake of its vanished file: the file moved
+        (`git mv pkg src/pkg`), and name and file name vouch for a body too common (or too often
+        copied) to follow by its hash alone. Asked of git: that namesake must not have held the
+        name when the memory was written (then it was a neighbour, not where the file went)."""
+        if not a.symbol or commit is None or self.index.file(a.path) is not None:
+            return None
+        base = a.path.rpartition("/")[2]
+        named = [(p, s) for p, s in hits if s.qualname == a.symbol and p.rpartition("/")[2] == base]
+        exact = [h for h in named if a.discriminator and canonical(h[1].discriminator) == canonical(a.discriminator)]
+        same = exact or [h for h in named if _disc_matches(a.discriminator, h[1].discriminator)]
+        if len(same) != 1:
+            return None
+        root = self.index.root
+        if a.symbol not in names_at(root, commit, a.path) or a.symbol in names_at(root, commit, same[0][0]):
+            return None
+        return same[0]
 
     def _moved_and_edited(self, a: Anchor):
         """A file moved and edited at once (`git mv` + edits): the same name in one file of the
