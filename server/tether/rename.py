@@ -36,10 +36,15 @@ RENAMED_AND_EDITED = 0.75
 
 
 def renamed_throughout(
-    index: CodeIndex, a: Anchor, resembles: Callable[[str | None], bool]
+    index: CodeIndex, a: Anchor, resembles: Callable[[str | None], bool], commit: str | None = None
 ) -> tuple[str, Symbol] | None:
-    """Where the anchor went if it was renamed in its body as well as its name; None otherwise."""
-    from .anchor.extract import kind_of  # the parsing machinery, only once an anchor is missing
+    """Where the anchor went if it was renamed in its body as well as its name; None otherwise.
+
+    The name is spelled back in code only, never in strings or comments: `extension =
+    require('./extension')` is not `constants = require('./constants')` renamed. And, asked of
+    git when the memory has a commit, the new name must be new to its file since then: a
+    neighbour that was already there (`height` beside a deleted `width`) is not a rename."""
+    from .anchor.extract import kind_of, literal_spans  # the parsing machinery, only once an anchor is missing
 
     if a.type != "symbol" or not a.symbol or kind_of(a.path) in _CONFIG_KINDS:
         return None
@@ -59,18 +64,27 @@ def renamed_throughout(
                 if data is None:
                     break
             body = data[s.start_byte : s.end_byte]
-            word = _word(now)
+            spelled = list(_word(now).finditer(body))
             # the name must be spelled inside the body, or the hash would have matched already
-            if len(word.findall(body)) < (2 if now == s.qualname.split(".")[-1] else 1):
+            if len(spelled) < (2 if now == s.qualname.split(".")[-1] else 1):
                 continue
             if not resembles(body.decode("utf-8", "replace")):
                 continue
             if checks == MAX_PARSES:
                 return None
             checks += 1
-            respelled = data[: s.start_byte] + word.sub(was.encode(), body) + data[s.end_byte :]
-            if _hash_at(path, respelled, s) == a.hash:
+            literals = literal_spans(path, data, s.start_byte, s.end_byte)
+            in_code = [m for m in spelled if not any(x <= s.start_byte + m.start() < y for x, y in literals)]
+            respelled = bytearray(data[: s.start_byte])
+            pos = 0
+            for m in in_code:
+                respelled += body[pos : m.start()] + was.encode()
+                pos = m.end()
+            respelled += body[pos:] + data[s.end_byte :]
+            if _hash_at(path, bytes(respelled), s) == a.hash:
                 found.append((path, s))
+    if commit is not None:
+        found = [(p, s) for p, s in found if s.qualname not in names_at(index.root, commit, p)]
     return found[0] if len(found) == 1 else None
 
 

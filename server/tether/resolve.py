@@ -182,7 +182,7 @@ class Resolver:
                         edited_there = (path, s)
         hits = self._search(a, self.index.find_symbols)
         if not hits:
-            renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now))
+            renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
             if renamed is not None:
                 path, s = renamed
                 self.index.remember_follow(a.hash, path, s.qualname, s.discriminator)

@@ -94,24 +94,61 @@ def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list
     Each block is extracted as a file of its own language, so a function hashes the same in a
     `.vue` script as in a `.ts` file: moving it between them is followed.
     """
+    out: list[Symbol] = []
+    for block, inner in _blocks(host, data):
+        rows, offset = block.start_point[0], block.start_byte
+        for s in extract_symbols(inner, data[block.start_byte : block.end_byte], entropy):
+            out.append(replace(
+                s, start_line=s.start_line + rows, end_line=s.end_line + rows,
+                start_byte=s.start_byte + offset, end_byte=s.end_byte + offset,
+            ))
+    out.sort(key=lambda s: (s.start_byte, -s.end_byte))
+    return disambiguate(out)
+
+
+def _blocks(host: Language, data: bytes) -> Iterable[tuple[object, Language]]:
+    """The code blocks a host file embeds, each with the language that parses it."""
     from tree_sitter import QueryCursor
 
     assert host.embedded is not None
     tree = _parser(host.grammar).parse(data)
-    out: list[Symbol] = []
     for _, caps in QueryCursor(_query(host)).matches(tree.root_node):
         for block in caps.get("embedded", ()):
             inner = language_named(host.embedded(block) or "")
-            if inner is None:
-                continue  # a language we do not parse (`lang="coffee"`): file-level only
-            rows, offset = block.start_point[0], block.start_byte
-            for s in extract_symbols(inner, data[block.start_byte : block.end_byte], entropy):
-                out.append(replace(
-                    s, start_line=s.start_line + rows, end_line=s.end_line + rows,
-                    start_byte=s.start_byte + offset, end_byte=s.end_byte + offset,
-                ))
-    out.sort(key=lambda s: (s.start_byte, -s.end_byte))
-    return disambiguate(out)
+            if inner is not None:  # else a language we do not parse (`lang="coffee"`): file-level only
+                yield block, inner
+
+
+# Node types whose text is data, not code: a word in them is not a name (`require('./extension')`)
+_LITERAL_TYPES = ("string", "comment", "char", "regex", "heredoc", "template")
+
+
+def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """Byte spans of the string, comment and other literal nodes within data[start:end], at file
+    offsets; all of it when no parser reads that part of the file."""
+    lang = language_for(path) or language_for_script(data)
+    base = 0
+    if lang is not None and lang.embedded:
+        host, lang = lang, None
+        for block, inner in _blocks(host, data):
+            if block.start_byte <= start and end <= block.end_byte:
+                lang, base, data = inner, block.start_byte, data[block.start_byte : block.end_byte]
+                break
+    if lang is None:
+        return [(start, end)]
+    spans: list[tuple[int, int]] = []
+    cursor = _parser(lang.grammar).parse(data).walk()
+    while True:
+        node = cursor.node
+        a, b = node.start_byte + base, node.end_byte + base
+        inside = a < end and b > start
+        if inside and any(t in node.type for t in _LITERAL_TYPES):
+            spans.append((a, b))
+        elif inside and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return spans
 
 
 def warm(paths: Iterable[str]) -> None:
