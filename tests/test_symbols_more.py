@@ -225,3 +225,18 @@ def test_text_the_grammar_keeps_in_no_node_still_counts(path, symbol, before, af
 test_qualified_names_kinds_and_discriminators, test_rename_keeps_the_hash_and_a_body_edit_changes_it = matrix(
     _source, EXPECTED, CHANGES
 )
+
+
+@pytest.mark.parametrize("path", ["p.js", "p.ts"])
+@pytest.mark.parametrize("before, after, same", [
+    ("return (a + 1) * 2;", "return ((a + 1)) * 2;", True),
+    ("return (a.b).c;", "return a.b.c;", True),
+    # found by a probe against node: the parentheses end the optional chain (a TypeError for null a)
+    ("return a?.b.c;", "return (a?.b).c;", False),
+    ("return a?.b();", "return (a?.b)();", False),
+    # not a directive once parenthesized: the function leaves strict mode
+    ("'use strict'; x = 1;", "('use strict'); x = 1;", False),
+], ids=["grouping", "member", "optional-member", "optional-call", "directive"])
+def test_javascript_parentheses_count_only_where_they_change_meaning(path, before, after, same):
+    f = "function f(a) { %s }\n"
+    assert (one(path, f % before, "f").hash == one(path, f % after, "f").hash) is same

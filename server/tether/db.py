@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-SCHEMA_VERSION = "10"  # 10: raw string literals hashed as written (9: code symbols keep no entropy)
+SCHEMA_VERSION = "11"  # 11: JS parentheses that change meaning, CommonJS definitions (10: raw literals as written)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);

@@ -36,6 +36,9 @@ class Language:
     transparent: frozenset[str] = frozenset({"parenthesized_expression"})
     # Node types that are grouping only around one expression: Swift `(x)` is `x`, `(a, b)` a tuple.
     transparent_single: frozenset[str] = frozenset()
+    # Parentheses that are more than grouping in JavaScript: `(a?.b).c` ends the optional chain
+    # (it throws where `a?.b.c` gives undefined), and `('use strict');` is not a directive.
+    meaningful_parens: bool = False
     # Node types hashed as one leaf of their source text: the grammar keeps part of that text in
     # no node (Kotlin `'c'`, a C# `{x:N2}` format), so walking their children would lose it.
     opaque: frozenset[str] = frozenset()
@@ -101,6 +104,7 @@ class Language:
 
 
 _JS_COMMON = dict(
+    meaningful_parens=True,
     disc_keywords=frozenset({"static", "get", "set", "async", "*"}),
     bare_param_fields=frozenset({"parameter"}),
     wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),

@@ -93,6 +93,7 @@ class _Kind:
             or name in lang.comment_holders
             or name in lang.transparent_single
             or name in lang.string_nodes
+            or (lang.meaningful_parens and name == "parenthesized_expression")
         ):
             self.code = _SPECIAL
         elif name in lang.transparent:
@@ -218,6 +219,8 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
         return _DROP
     if t in lang.comment_holders and all("comment" in c.type or c.type in lang.punctuation for c in node.children):
         return _DROP
+    if lang.meaningful_parens and t == "parenthesized_expression" and _meaningful_parens(node, frames):
+        return _NAMED
     if t in lang.transparent or (t in lang.transparent_single and node.named_child_count == 1):
         return _TRANSPARENT
     if t in lang.string_nodes:
@@ -226,6 +229,15 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
             toks.extend(literal)
             return _DROP
     return k.generic
+
+
+def _meaningful_parens(node, frames: list) -> bool:
+    """JavaScript parentheses that change meaning: around an optional chain (a `?.` anywhere in
+    them, which keeps a few redundant ones too), or around a string standing as a statement."""
+    if b"?." in (node.text or b""):
+        return True
+    return bool(frames) and frames[-1][0] == "expression_statement" and node.named_child_count == 1 \
+        and node.named_children[0].type == "string"
 
 
 def _docstring(node, frames: list) -> bool:
