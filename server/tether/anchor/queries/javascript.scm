@@ -54,3 +54,49 @@
 (program
   (export_statement
     declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)))
+
+; CommonJS and prototypes, as much of npm defines its API: `Foo.prototype.run = function` is
+; `Foo.run` (a method, as in a class), `app.use = function use()` is `app.use`, and
+; `exports.parse` / `module.exports.parse` is `parse`. The receiver is left out of the hash.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (identifier) @receiver
+        property: (property_identifier) @_proto (#eq? @_proto "prototype"))
+      property: (property_identifier) @name)
+    right: [
+      (function_expression parameters: (formal_parameters) @params)
+      (generator_function parameters: (formal_parameters) @params)
+      (arrow_function parameters: (formal_parameters) @params)
+      (arrow_function parameter: (identifier) @params)
+    ])) @definition.function
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @receiver (#not-match? @receiver "^(exports|module)$")
+      property: (property_identifier) @name)
+    right: [
+      (function_expression parameters: (formal_parameters) @params)
+      (generator_function parameters: (formal_parameters) @params)
+      (arrow_function parameters: (formal_parameters) @params)
+      (arrow_function parameter: (identifier) @params)
+    ])) @definition.function
+(expression_statement
+  (assignment_expression
+    left: [
+      (member_expression
+        object: (identifier) @_exports (#eq? @_exports "exports")
+        property: (property_identifier) @name)
+      (member_expression
+        object: (member_expression
+          object: (identifier) @_module (#eq? @_module "module")
+          property: (property_identifier) @_exports (#eq? @_exports "exports"))
+        property: (property_identifier) @name)
+    ]
+    right: [
+      (function_expression parameters: (formal_parameters) @params)
+      (generator_function parameters: (formal_parameters) @params)
+      (arrow_function parameters: (formal_parameters) @params)
+      (arrow_function parameter: (identifier) @params)
+    ])) @definition.function
