@@ -195,8 +195,14 @@ def test_gdscript_indentation_is_structure_and_its_width_is_not():
         ("q.sql", "CREATE VIEW f AS SELECT a FROM t WHERE b > 1;\n", "create view f as\n  select A /* a */ from T\n  where (b > 1);\n"),
         ("m.ml", "let f x = match x with\n  | Some y -> y\n  | None -> 0\n", "let f x = begin match x with Some y -> y | None -> 0 end\n"),
         ("z.zig", "fn f(a: u8) u8 {\n    return (a + 1);\n}\n", "fn f(a: u8) u8 {\n    return a + 1;\n}\n"),
+        # Scala 3 optional braces, as scalafmt and `scalac -rewrite -indent` convert them
+        ("s.scala", "def f(x: Int) = {\n  val y = x + 1\n  y * 2\n}\n", "def f(x: Int) =\n  val y = x + 1\n  y * 2\n"),
+        ("s.scala", "def f(x: Int) = {\n  // doubled\n  x * 2\n}\n", "def f(x: Int) = x * 2\n"),
+        ("s.scala", "def f(x: Int) = x match {\n  case 1 => 2\n}\n", "def f(x: Int) = x match\n  case 1 => 2\n"),
+        ("s.swift", "func f(x: Int) -> Int {\n  return (x /* as is */)\n}\n", "func f(x: Int) -> Int {\n  return x\n}\n"),
     ],
-    ids=["dart interpolation braces", "bash function keyword", "sql case and comments", "ocaml bars and begin", "zig parentheses"],
+    ids=["dart interpolation braces", "bash function keyword", "sql case and comments", "ocaml bars and begin", "zig parentheses",
+         "scala indented block", "scala braces around one expression", "scala indented cases", "swift comment in parentheses"],
 )
 def test_spelling_is_not_an_edit(path, before, after):
     assert one(path, before, "f").hash == one(path, after, "f").hash

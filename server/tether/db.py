@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-SCHEMA_VERSION = "11"  # 11: JS parentheses that change meaning, CommonJS definitions (10: raw literals as written)
+SCHEMA_VERSION = "12"  # 12: Scala optional braces (11: JS meaningful parentheses, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);

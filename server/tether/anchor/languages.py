@@ -313,6 +313,10 @@ LANGUAGES: tuple[Language, ...] = (
         # the grammar keeps no node for the text between interpolations: read it as a literal
         string_nodes=frozenset({"string", "interpolated_string"}),
         verbatim_quotes=frozenset({b'"""'}),
+        # Scala 3's optional braces (scalafmt and `-rewrite -indent` convert both ways): an
+        # indented block is a braced one, and a block around one expression is that expression
+        aliases=(("indented_block", "block"), ("indented_cases", "case_block")),
+        transparent_single=frozenset({"block", "indented_block"}),
     ),
     # `local x = function` is one definition with its `local`; a `;` is a separator, never a statement
     Language(

@@ -221,7 +221,7 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
         return _DROP
     if lang.meaningful_parens and t == "parenthesized_expression" and _meaningful_parens(node, frames):
         return _NAMED
-    if t in lang.transparent or (t in lang.transparent_single and node.named_child_count == 1):
+    if t in lang.transparent or (t in lang.transparent_single and _one_operand(node)):
         return _TRANSPARENT
     if t in lang.string_nodes:
         literal = string_tokens(node, lang)
@@ -229,6 +229,13 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
             toks.extend(literal)
             return _DROP
     return k.generic
+
+
+def _one_operand(node) -> bool:
+    """One named child, comments aside: a comment inside `{ x }` must not make it a block."""
+    if node.named_child_count == 1:
+        return True
+    return sum(1 for c in node.named_children if "comment" not in c.type) == 1
 
 
 def _meaningful_parens(node, frames: list) -> bool:
