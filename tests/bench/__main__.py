@@ -30,6 +30,8 @@ BENCHMARKS = [
     "push_floor",
     "token_receipts",
     "reliability",
+    "history",
+    "history_js",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")
