@@ -133,3 +133,35 @@ def test_memories_sharing_a_slug_and_an_id_prefix_never_share_a_file(tmp_path):
     t.close()
     assert written.filename != first.filename and written.filename.endswith(f"--{twin.id}.md")
     assert {m.id for m in Tether(root).memories()[0]} == {first.id, twin.id}
+
+
+def _open_cache(path: str, barrier, results) -> None:
+    from tether import db
+
+    barrier.wait()
+    try:
+        db.connect(path).execute("SELECT count(*) FROM files").fetchone()
+        results.put("ok")
+    except Exception as e:  # noqa: BLE001 - the test reports whatever went wrong
+        results.put(repr(e))
+
+
+def test_processes_opening_a_new_cache_at_once_all_get_it(tmp_path):
+    """A session start opens the cache from several processes (hooks, the MCP server, a CLI). The
+    switch to WAL takes the only lock on the file, and SQLite refuses it at once, without
+    waiting, while a neighbour reads: 'database is locked' killed a writer under load."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    failures = []
+    for round_ in range(25):
+        path, n = str(tmp_path / f"c{round_}" / "cache.sqlite"), 10
+        barrier, results = ctx.Barrier(n), ctx.Queue()
+        procs = [ctx.Process(target=_open_cache, args=(path, barrier, results)) for _ in range(n)]
+        for p in procs:
+            p.start()
+        outcomes = [results.get(timeout=60) for _ in procs]
+        for p in procs:
+            p.join(timeout=60)
+        failures += [o for o in outcomes if o != "ok"]
+    assert failures == []

@@ -71,9 +71,7 @@ def _corrupt(e: sqlite3.DatabaseError) -> bool:
 def _open(path: str | os.PathLike) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=30000")
-    mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-    if mode != "wal":
-        conn.execute("PRAGMA journal_mode=WAL")
+    _into_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")
     row = None
     try:
@@ -91,6 +89,25 @@ def _open(path: str | os.PathLike) -> sqlite3.Connection:
                     conn.execute(stmt)
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)", (SCHEMA_VERSION,))
     return conn
+
+
+def _into_wal(conn: sqlite3.Connection, patience_s: float = 30.0) -> None:
+    """Switch a new cache to WAL. The switch needs the only lock on the file, and SQLite answers
+    "locked" at once, without waiting, when a neighbour holds a read lock: several processes
+    opening a new cache together (hooks, the MCP server, a CLI) meet exactly that. Another one
+    may switch it meanwhile; otherwise try again until the patience is spent."""
+    import time
+
+    deadline = time.monotonic() + patience_s
+    delay = 0.005
+    while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
 
 
 class transaction:
