@@ -238,9 +238,15 @@ def _one_operand(node) -> bool:
     return sum(1 for c in node.named_children if "comment" not in c.type) == 1
 
 
+_STATEMENT_PARENS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "with_statement"})
+
+
 def _meaningful_parens(node, frames: list) -> bool:
     """JavaScript parentheses that change meaning: around an optional chain (a `?.` anywhere in
-    them, which keeps a few redundant ones too), or around a string standing as a statement."""
+    them, which keeps a few redundant ones too), or around a string standing as a statement.
+    The parentheses an `if (...)` or `while (...)` must have stay grouping: they never come or go."""
+    if frames and frames[-1][0] in _STATEMENT_PARENS:
+        return False
     if b"?." in (node.text or b""):
         return True
     return bool(frames) and frames[-1][0] == "expression_statement" and node.named_child_count == 1 \
