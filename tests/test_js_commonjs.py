@@ -73,3 +73,42 @@ def test_no_query_leans_on_a_predicate_py_tree_sitter_ignores():
     for scm in QUERIES.glob("*.scm"):
         code = "\n".join(line.split(";", 1)[0] for line in scm.read_text().splitlines())
         assert "#not-any-of?" not in code, scm.name
+
+
+OBJECTS = """var a = {
+  init: function () {
+    return load('a', { retries: 3 });
+  },
+};
+
+var b = {
+  init: function () {
+    return load('b', { retries: 5, backoff: 'linear' });
+  },
+};
+
+module.exports = {
+  parse(str) {
+    return str.split(',').map(Number);
+  },
+  format: (list) => list.join(','),
+  version: '1.0',
+};
+"""
+
+
+def test_an_object_literal_names_its_members_and_module_exports_exports_them():
+    got = [(s.qualname, s.kind) for s in symbols("lib/init.js", OBJECTS)]
+    assert got == [("a.init", "function"), ("b.init", "function"), ("parse", "function"), ("format", "function")]
+
+
+def test_members_of_two_objects_are_not_twins_told_apart_by_position(repo):
+    """As `init#1` / `init#2`, a third object added above shifted the ordinals, and the memory
+    on b's init read a's: stale, with a diff of the wrong function."""
+    repo.write("lib/init.js", OBJECTS)
+    repo.commit()
+    mid = repo.remember("b retries five times with linear backoff: the upstream rate-limits bursts.", "lib/init.js::b.init")
+    repo.write("lib/init.js", "var z = {\n  init: function () {\n    return null;\n  },\n};\n\n" + OBJECTS)
+    repo.commit("another object first")
+    item = repo.check()[mid]
+    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", "b.init")

@@ -105,6 +105,9 @@ class Language:
 
 _JS_COMMON = dict(
     meaningful_parens=True,
+    # a class's functions are methods, and so are a receiver's (`Foo.prototype.run`); an object
+    # literal's (`api.save`) stay functions, as in a module-level `const api`
+    class_kinds=frozenset({"class", "struct"}),
     disc_keywords=frozenset({"static", "get", "set", "async", "*"}),
     bare_param_fields=frozenset({"parameter"}),
     wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),

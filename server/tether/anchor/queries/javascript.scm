@@ -13,6 +13,25 @@
   (method_definition
     name: [(property_identifier) (private_property_identifier)] @name
     parameters: (formal_parameters) @params) @definition.function)
+; An object literal bound to a name prefixes its members (`var api = { save() {} }` has `api.save`),
+; as a module-level `const` does; `module.exports = { parse() {} }` exports `parse`, like `exports.parse`.
+(variable_declarator name: (identifier) @scope.name value: (object)) @scope
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module (#eq? @_module "module")
+      property: (property_identifier) @_exports (#eq? @_exports "exports"))
+    right: (object
+      [
+        (method_definition name: (property_identifier) @name parameters: (formal_parameters) @params) @definition.function
+        (pair
+          key: (property_identifier) @name
+          value: [
+            (arrow_function parameters: (formal_parameters) @params)
+            (arrow_function parameter: (identifier) @params)
+            (function_expression parameters: (formal_parameters) @params)
+          ]) @definition.function
+      ])))
 ; Object literals bound to a name (`const api = { save() {} }`), not options passed inline.
 (variable_declarator
   value: (object

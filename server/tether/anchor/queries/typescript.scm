@@ -23,6 +23,8 @@
     name: [(property_identifier) (private_property_identifier)] @name
     parameters: (formal_parameters) @params) @definition.function)
 ; Object literals bound to a name (`const api = { save() {} }`), not options passed inline.
+; An object literal bound to a name prefixes its members (`let api = { save() {} }` has `api.save`).
+(variable_declarator name: (identifier) @scope.name value: (object)) @scope
 (variable_declarator
   value: (object
     (method_definition
