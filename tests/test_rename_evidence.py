@@ -62,13 +62,22 @@ def test_a_neighbour_that_was_always_there_is_not_the_symbol_renamed(repo):
     ("src/vec.js",
      "function scale(v, k) {\n  // scale each part\n  return v.length ? [scale(v[0], k), ...v.slice(1)] : v * k;\n}\n",
      "function resize(v, k) {\n  // scale each part\n  return v.length ? [resize(v[0], k), ...v.slice(1)] : v * k;\n}\n"),
-], ids=["python", "javascript-comment-untouched"])
+    # the code around them is no literal: a C++ template, a Scala object's template_body
+    ("src/walk.hpp",
+     "template <typename T>\nT walk(T n) {\n  return n > 0 ? walk(n - 1) + n : n;\n}\n",
+     "template <typename T>\nT visit(T n) {\n  return n > 0 ? visit(n - 1) + n : n;\n}\n"),
+    ("src/Walk.scala",
+     "object Tree {\n  def walk(n: Int): Int = if (n > 0) walk(n - 1) + n else 0\n}\n",
+     "object Tree {\n  def visit(n: Int): Int = if (n > 0) visit(n - 1) + n else 0\n}\n"),
+], ids=["python", "javascript-comment-untouched", "cpp-template", "scala-object"])
 def test_a_recursive_function_renamed_throughout_is_still_followed(repo, path, before, after):
     repo.write(path, before)
     repo.commit()
-    name = before.split("(")[0].split()[-1]
-    mid = repo.remember("Recursion depth is bounded by the tree depth, never by input size.", f"{path}::{name}")
+    name = next(w for w in ("walk", "scale") if f"{w}(" in before)
+    new = next(w for w in ("visit", "resize") if f"{w}(" in after)
+    qual = f"Tree.{name}" if path.endswith(".scala") else name
+    mid = repo.remember("Recursion depth is bounded by the tree depth, never by input size.", f"{path}::{qual}")
     repo.write(path, after)
     repo.commit("rename")
     item = repo.check()[mid]
-    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", after.split("(")[0].split()[-1])
+    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", qual.replace(name, new))

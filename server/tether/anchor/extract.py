@@ -119,8 +119,15 @@ def _blocks(host: Language, data: bytes) -> Iterable[tuple[object, Language]]:
                 yield block, inner
 
 
-# Node types whose text is data, not code: a word in them is not a name (`require('./extension')`)
-_LITERAL_TYPES = ("string", "comment", "char", "regex", "heredoc", "template")
+# Node types whose text is data, not code: a word in them is not a name (`require('./extension')`).
+# By word, since every grammar spells them its own way (`template_string`, `encapsed_string`,
+# `line_comment`); characters by name, since C++ `template_*` and Scala's `template_body` are code.
+_LITERAL_WORDS = ("string", "comment", "regex", "heredoc")
+_CHARACTERS = frozenset({"char", "char_literal", "character", "character_literal", "rune_literal", "charlist"})
+
+
+def _literal(node_type: str) -> bool:
+    return node_type in _CHARACTERS or any(w in node_type for w in _LITERAL_WORDS)
 
 
 def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[int, int]]:
@@ -142,7 +149,7 @@ def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[in
         node = cursor.node
         a, b = node.start_byte + base, node.end_byte + base
         inside = a < end and b > start
-        if inside and any(t in node.type for t in _LITERAL_TYPES):
+        if inside and _literal(node.type):
             spans.append((a, b))
         elif inside and cursor.goto_first_child():
             continue
