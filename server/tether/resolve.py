@@ -98,6 +98,13 @@ def _disc_matches(stored: str | None, current: str | None) -> bool:
     return a is not None and b is not None and a.split("#", 1)[0] == b.split("#", 1)[0]
 
 
+def _twins_named(disc: str | None, items: list, disc_of) -> list:
+    """The items whose discriminator names the anchor's twin: exactly (ordinal included) if any
+    does, else loosely."""
+    exact = [x for x in items if disc and canonical(disc_of(x)) == canonical(disc)]
+    return exact or [x for x in items if _disc_matches(disc, disc_of(x))]
+
+
 class Resolver:
     """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
 
@@ -139,8 +146,7 @@ class Resolver:
                 self._keep(a, c.start_byte, c.end_byte)
                 return Resolution("active", None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
         # the twin whose discriminator matches exactly (ordinal included) first, then loosely
-        exact = [c for c in cands if a.discriminator and canonical(c.discriminator) == canonical(a.discriminator)]
-        same = exact or [c for c in cands if _disc_matches(a.discriminator, c.discriminator)]
+        same = _twins_named(a.discriminator, cands, lambda c: c.discriminator)
         if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
             c = (same or cands)[0]
             return self._edited(a, commit, c)
@@ -289,8 +295,7 @@ class Resolver:
             return None
         base = a.path.rpartition("/")[2]
         named = [(p, s) for p, s in hits if s.qualname == a.symbol and p.rpartition("/")[2] == base]
-        exact = [h for h in named if a.discriminator and canonical(h[1].discriminator) == canonical(a.discriminator)]
-        same = exact or [h for h in named if _disc_matches(a.discriminator, h[1].discriminator)]
+        same = _twins_named(a.discriminator, named, lambda h: h[1].discriminator)
         if len(same) != 1:
             return None
         root = self.index.root
