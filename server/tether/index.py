@@ -22,6 +22,9 @@ from .repo import list_files
 RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps
 PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
 SERIAL_BATCH = 500  # files per write transaction when parsing in this process
+# files per worker task at most: a sweep cut short keeps the tasks already back, so in a large
+# repository each hook's share of a first index is kept for the next one
+MAX_CHUNK_FILES = 64
 BULK_FILES = 500  # a first sweep of at least this many files builds the lookup indexes afterwards
 # Looked up by hash (follow a move) and by name (follow a rename); random keys, so keeping them
 # sorted row by row costs a cold sweep's writer more than building them once at the end.
@@ -130,6 +133,14 @@ def _rows(rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: 
     return rel, file_row, symbol_rows
 
 
+def _analyze_chunk(job: tuple[str, list[list[str]]]) -> list[tuple]:
+    return _analyze_batch(*job)
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
 def _safe_analyze(rel: str, data: bytes) -> FileFacts:
     """Extraction never takes the index down: a file that breaks a parser is indexed as a plain file."""
     # imported where it is used: a read of unchanged files (every hook, every check) never parses
@@ -211,8 +222,12 @@ class CodeIndex:
         return [Symbol(*r) for r in self.conn.execute(sql + " ORDER BY start_byte", args)]
 
     # -- whole repository ---------------------------------------------------------------------
-    def sweep(self, workers: int | None = None) -> dict[str, int]:
-        """Bring the whole index up to date with the working tree; parse changed files on all cores."""
+    def sweep(self, workers: int | None = None, deadline: float | None = None) -> dict[str, int]:
+        """Bring the whole index up to date with the working tree; parse changed files on all cores.
+
+        `deadline` (a `time.monotonic()` instant): stop parsing then, keep what was parsed, and say
+        `complete: 0`. A hook cannot wait for a first index of a large repository; the next sweep
+        parses only what is still missing."""
         files = list_files(self.root)
         known = {
             r[0]: (r[1], r[2], r[3], r[4])
@@ -238,28 +253,32 @@ class CodeIndex:
         vanished = [p for p in known if p not in present]
         bulk = not known and len(changed) >= BULK_FILES
         self._lookup_indexes(build=not bulk)
+        parsed = 0
         try:
             # each batch is written as it comes back, in its own short transaction: the writes overlap
             # the parsing still running, and other processes' writers never wait for a whole sweep
-            for batch in self._analyze_many(changed, workers, sizes):
+            for batch in self._analyze_many(changed, workers, sizes, deadline):
                 with transaction(self.conn):
                     for rel, file_row, symbol_rows in batch:
                         if file_row is None:
                             self._forget(rel)
                         else:
                             self._store_rows(rel, file_row, symbol_rows)
+                parsed += len(batch)
         finally:
             if bulk:
                 self._lookup_indexes(build=True)
+        complete = parsed == len(changed)
         with transaction(self.conn):
             for rel in vanished:
                 self._forget(rel)
-            self.conn.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
-            )
-        self.swept = True
-        self.dirty += len(changed)
-        return {"files": len(present), "parsed": len(changed), "removed": len(vanished)}
+            if complete:  # "indexed at" names the last sweep that saw every file
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
+                )
+        self.swept = complete
+        self.dirty += parsed
+        return {"files": len(present), "parsed": parsed, "removed": len(vanished), "complete": int(complete)}
 
     def _lookup_indexes(self, build: bool) -> None:
         """Create the lookup indexes if missing (also after a sweep that was killed), or drop them
@@ -273,35 +292,38 @@ class CodeIndex:
                 on = LOOKUP_INDEXES[name]
                 self.conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}" if build else f"DROP INDEX IF EXISTS {name}")
 
-    def _analyze_many(self, rels: list[str], workers: int | None, sizes: dict[str, int]) -> Iterator[list[tuple]]:
-        """Batches of `_analyze_batch` rows, in completion order."""
+    def _analyze_many(
+        self, rels: list[str], workers: int | None, sizes: dict[str, int], deadline: float | None = None
+    ) -> Iterator[list[tuple]]:
+        """Batches of `_analyze_batch` rows, in completion order; none after the deadline."""
         workers = workers or os.cpu_count() or 1
         groups = _groups(rels, sizes)
         if len(rels) < PARALLEL_THRESHOLD or workers < 2:
-            batch: list[list[str]] = []
-            count = 0
+            batch: list[tuple] = []
             for group in groups:
-                batch.append(group)
-                count += len(group)
-                if count >= SERIAL_BATCH:
-                    yield _analyze_batch(str(self.root), batch)
-                    batch, count = [], 0
+                if _past(deadline):
+                    break
+                batch += _analyze_batch(str(self.root), [group])
+                if len(batch) >= SERIAL_BATCH:
+                    yield batch
+                    batch = []
             if batch:
-                yield _analyze_batch(str(self.root), batch)
+                yield batch
             return
         # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
         # enough chunks that the last one to finish leaves little of the machine idle. A group too
         # big for one chunk's share (thousands of same-size generated files) is dealt in pieces.
-        n = workers * 8
+        n = max(workers * 8, -(-len(rels) // MAX_CHUNK_FILES))
         share = max(PARALLEL_THRESHOLD, len(rels) // n)
         pieces = [g[i : i + share] for g in groups for i in range(0, len(g), share)]
         chunks: list[list[list[str]]] = [[] for _ in range(n)]
         for i, piece in enumerate(pieces):
             chunks[i % n].append(piece)
         chunks = [c for c in chunks if c]
+        if _past(deadline):
+            return
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
 
         # asked without fixing it (an embedding application may still choose); the first listed is the default
         method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
@@ -309,9 +331,19 @@ class CodeIndex:
             from .anchor.extract import warm
 
             warm(rels)  # once here, not once per worker: forked workers inherit compiled queries
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for done in as_completed([pool.submit(_analyze_batch, str(self.root), c) for c in chunks]):
-                yield done.result()
+        # multiprocessing's Pool, not concurrent.futures: a sweep cut short (the deadline, a hook's
+        # alarm, an error writing) must stop its workers now, and only Pool can terminate them
+        pool = multiprocessing.get_context(method).Pool(min(workers, len(chunks)))
+        try:
+            results = pool.imap_unordered(_analyze_chunk, [(str(self.root), c) for c in chunks])
+            for _ in chunks:
+                try:
+                    yield results.next(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                except multiprocessing.TimeoutError:
+                    return
+        finally:
+            pool.terminate()  # every chunk is back on the normal path: only idle workers are stopped
+            pool.join()
 
     def indexed_at(self) -> float | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key='indexed_at'").fetchone()

@@ -108,10 +108,12 @@ def _twins_named(disc: str | None, items: list, disc_of) -> list:
 class Resolver:
     """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
 
-    def __init__(self, index: CodeIndex, with_diff: bool = True) -> None:
+    def __init__(self, index: CodeIndex, with_diff: bool = True, deadline: float | None = None) -> None:
         self.index = index
         self.with_diff = with_diff
+        self.deadline = deadline  # when a sweep must stop (`time.monotonic()`); None: sweep to the end
         self._swept = False
+        self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
         self._snippets: dict[str, str] = {}
 
     def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
@@ -187,6 +189,10 @@ class Resolver:
                     if _disc_matches(disc, s.discriminator):
                         edited_there = (path, s)
         hits = self._search(a, self.index.find_symbols)
+        if hits is None:
+            if edited_there is not None:
+                return self._edited(a, commit, edited_there[1], edited_there[0])
+            return Resolution("stale", "search_incomplete", a.path, a.symbol, a.discriminator)
         if not hits:
             renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
             if renamed is not None:
@@ -233,6 +239,8 @@ class Resolver:
             if moved is not None and moved.hash == a.hash:
                 return Resolution("active", None, path, followed=True)
         hits = self._search(a, self.index.find_files)
+        if hits is None:
+            return Resolution("stale", "search_incomplete", a.path)
         if not hits:
             moved = self._moved_file(a)
             if moved is not None:
@@ -269,7 +277,9 @@ class Resolver:
         return 0.0 if data is None else file_entropy(data)  # gone since the index saw it: nothing to follow
 
     def _search(self, a: Anchor, find):
-        """Where else the anchored hash is, on an index brought up to date only when needed.
+        """Where else the anchored hash is, on an index brought up to date only when needed; None
+        when that needed a sweep and the sweep stopped at the deadline (hits in part of the
+        repository prove neither a unique match nor an absence).
 
         A body can only have moved away if its file changed (a move cuts it out) or git moved
         files; otherwise the last sweep's answer stands for a while, so a deleted anchor does not
@@ -278,6 +288,8 @@ class Resolver:
         stamp = self.index.search_stamp(a.path)
         if not self._swept and not self.index.searched(a.hash, stamp, SEARCH_TTL_S):
             self._sweep()
+            if self._cut_short:
+                return None
         hits = find(a.hash)
         if not self._swept:
             for path in {h[0] if isinstance(h, tuple) else h.path for h in hits}:
@@ -337,9 +349,10 @@ class Resolver:
         return Resolution("stale", "file_edited", path, followed=True, diff=diff)
 
     def _sweep(self) -> None:
-        if not self._swept:
-            self._swept = True
-            self.index.sweep()
+        if not self._swept and not self._cut_short:
+            done = self.index.sweep(deadline=self.deadline)
+            self._swept = bool(done["complete"])
+            self._cut_short = not self._swept
 
     def _text(self, path: str, s) -> str | None:
         return self.index.read_text(path, s.start_byte, s.end_byte)

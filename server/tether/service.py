@@ -60,8 +60,8 @@ class Tether:
             self._index.conn.close()
             self._index = None
 
-    def resolver(self, with_diff: bool = True) -> Resolver:
-        return Resolver(self.index, with_diff)
+    def resolver(self, with_diff: bool = True, deadline: float | None = None) -> Resolver:
+        return Resolver(self.index, with_diff, deadline)
 
     def freshness(self) -> dict:
         """`indexed_at`: when the files behind this answer were last compared with the working tree
@@ -85,7 +85,11 @@ class Tether:
         return mems, bad
 
     # -- reading ------------------------------------------------------------------------------
-    def check(self, ids: Iterable[str] = (), paths: Iterable[str] = (), with_diff: bool = True) -> Checked:
+    def check(
+        self, ids: Iterable[str] = (), paths: Iterable[str] = (), with_diff: bool = True, deadline: float | None = None
+    ) -> Checked:
+        """Every live memory (or those named, or anchored under `paths`) as it resolves now.
+        `deadline`: see `Resolver`; an anchor that needed the rest of the sweep is `search_incomplete`."""
         mems, bad = self.memories()
         ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
         if ids:
@@ -93,7 +97,7 @@ class Tether:
             mems = [m for m in mems if m.id in wanted]
         if paths:
             mems = [m for m in mems if any(_under(a.path, p) for a in m.anchors for p in paths)]
-        r = self.resolver(with_diff)
+        r = self.resolver(with_diff, deadline)
         verdicts = tuple(r.memory(m) for m in mems)
         r.flush()
         return Checked(verdicts, tuple(bad))

@@ -11,6 +11,7 @@ import os
 import re
 
 from .payload import EDIT_TOOLS, HookInput
+from .runner import sweep_deadline
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def status_line(root: Path) -> str:
     session.prune(root)
     t = Tether(root)
     try:
-        checked = t.check(with_diff=False)
+        checked = t.check(with_diff=False, deadline=sweep_deadline())
     finally:
         t.close()
     n = len(checked.verdicts)
@@ -227,7 +228,7 @@ class _Probe:
             from ..index import CodeIndex
             from ..resolve import Resolver
 
-            self._resolver = Resolver(CodeIndex(self.root, self.idx.conn), with_diff=False)
+            self._resolver = Resolver(CodeIndex(self.root, self.idx.conn), with_diff=False, deadline=sweep_deadline())
         return self._resolver
 
     def flush(self) -> None:

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 # Seconds a handler may run before it gives up on its own; hooks/hooks.json gives Claude Code's
 # timeouts a margin above these, so a slow hook is logged here rather than killed there.
 BUDGET = {"UserPromptSubmit": 8, "PostToolUse": 8, "Stop": 25, "PreCompact": 8, "SessionStart": 25}
+# The share of its budget a hook may spend sweeping the repository (a first index of a large one
+# takes minutes) unless TETHER_HOOK_SWEEP_S says otherwise; the rest is for resolving and answering.
+SWEEP_SHARE = 0.5
+MAX_SWEEP_SHARE = 0.8
+_sweep_until: float | None = None
 OFF_VALUES = ("", "0", "false", "no", "off")
 
 
@@ -32,6 +37,8 @@ def main(event: str, raw: bytes | None = None) -> int:
     session: str | None = None
     try:
         _arm(BUDGET.get(event, 8))
+        global _sweep_until
+        _sweep_until = _monotonic() + sweep_seconds(BUDGET.get(event, 8))
         if raw is None:
             raw = sys.stdin.buffer.read(MAX_STDIN + 1)
         inp = parse(raw, event)
@@ -59,6 +66,27 @@ def main(event: str, raw: bytes | None = None) -> int:
 
         failures.record(event, e, root, session)
     return 0
+
+
+def sweep_deadline() -> float | None:
+    """When a sweep started by this hook must stop (a `time.monotonic()` instant)."""
+    return _sweep_until
+
+
+def sweep_seconds(budget: float) -> float:
+    try:
+        wanted = float(os.environ.get("TETHER_HOOK_SWEEP_S", ""))
+    except ValueError:
+        wanted = budget * SWEEP_SHARE
+    if not 0 <= wanted < float("inf"):  # NaN, negative or infinite: the default
+        wanted = budget * SWEEP_SHARE
+    return min(wanted, budget * MAX_SWEEP_SHARE)
+
+
+def _monotonic() -> float:
+    import time  # built in: no file to load
+
+    return time.monotonic()
 
 
 def push_off() -> bool:

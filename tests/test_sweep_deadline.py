@@ -1,0 +1,127 @@
+"""A hook cannot wait for the first index of a large repository: a sweep stops at its deadline,
+keeps what it parsed, and an anchor whose new place it did not get to is `search_incomplete`
+(stale: never served as current, never called deleted); the next sweep with the time finishes."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hooktools import RELATED, billing_repo, context_of, failures, hook_env, payload, run_hook
+
+from tether import db
+from tether.index import PARALLEL_THRESHOLD, CodeIndex
+
+FILES = "SELECT path, size, hash, language, skipped FROM files ORDER BY path"
+SYMBOLS = "SELECT path, qualname, discriminator, start_byte, end_byte, hash FROM symbols ORDER BY path, start_byte"
+SESSION = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+
+SCAN = '''\
+class Scanner:
+    def scan(self, rows):
+        # shared hosts kill requests that run longer than 30 s: 50 rows stay well under
+        for start in range(0, len(rows), 50):
+            batch = rows[start:start + 50]
+            self.sink.write([r.encode("utf-8") for r in batch if r.strip()])
+        return len(rows)
+'''
+
+
+def _filler(repo, n: int) -> None:
+    for i in range(n):
+        repo.write(f"pkg/mod{i:03d}.py", f"def f{i}(x):\n    return [x * {i} + k for k in range({i % 7 + 2})]\n\n\nLIMIT_{i} = {i}\n")
+
+
+def _sweep(root, cache, **kw) -> tuple[dict, list, list]:
+    conn = db.connect(cache)
+    try:
+        done = CodeIndex(root, conn).sweep(**kw)
+        return done, conn.execute(FILES).fetchall(), conn.execute(SYMBOLS).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sweep_past_its_deadline_parses_nothing_and_the_next_one_indexes_everything(repo, tmp_path, workers):
+    _filler(repo, PARALLEL_THRESHOLD + 40)
+    repo.commit()
+    cache = tmp_path / "cache.sqlite"
+    done, files, _ = _sweep(repo.path, cache, workers=workers, deadline=time.monotonic())
+    assert (done["complete"], done["parsed"], files) == (0, 0, [])
+    conn = db.connect(cache)
+    assert CodeIndex(repo.path, conn).indexed_at() is None  # no sweep has seen every file yet
+    conn.close()
+    done, files, symbols = _sweep(repo.path, cache, workers=workers)
+    assert (done["complete"], done["parsed"], len(files)) == (1, PARALLEL_THRESHOLD + 40, PARALLEL_THRESHOLD + 40)
+    assert (files, symbols) == _sweep(repo.path, tmp_path / "reference.sqlite", workers=1)[1:]
+
+
+def test_a_sweep_cut_short_keeps_what_it_parsed_for_the_next_one(repo, tmp_path):
+    body = "".join(f"\n\ndef g{k}(rows, n={k}):\n    return [r.strip() * n for r in rows if r]\n" for k in range(40))
+    for i in range(600):
+        repo.write(f"pkg/big{i:03d}.py", f"# module {i}\n{body}")
+    repo.commit()
+    time.sleep(2.1)  # rows of files changed in the last 2 s are read again (index.RACY_NS)
+    cache = tmp_path / "cache.sqlite"
+    first, files, _ = _sweep(repo.path, cache, workers=2, deadline=time.monotonic() + 0.3)
+    assert len(files) == first["parsed"] <= 600
+    second, files, symbols = _sweep(repo.path, cache, workers=2)
+    # whatever the first got through is not parsed again, and nothing is missing afterwards
+    assert (second["complete"], second["parsed"], len(files)) == (1, 600 - first["parsed"], 600)
+    assert (files, symbols) == _sweep(repo.path, tmp_path / "reference.sqlite", workers=2)[1:]
+
+
+def _moved_memory(repo) -> str:
+    repo.write("src/scanner.py", SCAN)
+    _filler(repo, PARALLEL_THRESHOLD + 40)
+    repo.commit()
+    mid = repo.remember("Batch size is 50 because shared hosts kill requests that run longer than 30 s.",
+                        "src/scanner.py::Scanner.scan")
+    repo.move("src/scanner.py", "src/ingest/scanner_v2.py")
+    repo.commit("move the scanner")
+    return mid
+
+
+def test_a_hook_out_of_sweep_time_calls_a_moved_anchor_search_incomplete_and_check_follows_it(repo, tmp_path, tether_home):
+    mid = _moved_memory(repo)
+    data = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
+    proc = run_hook("SessionStart", data, hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="0"), matcher_subject="startup")
+    assert proc.returncode == 0
+    assert "1 memory anchored to this repository's code (1 stale)" in context_of(proc)
+    assert failures(tether_home, tmp_path / "plugin-data") == []  # answered in time: no HookTimeout
+    item = repo.check()[mid]  # the CLI sweeps without a deadline: the move is found
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+
+
+def test_the_prompt_hook_never_pushes_a_memory_whose_search_it_could_not_finish(repo, tmp_path, tether_home):
+    ids = billing_repo(repo)
+    repo.move("src/billing.py", "src/invoicing/billing_v2.py")
+    repo.commit("move billing")
+    time.sleep(2.1)  # files changed in the last 2 s are always re-read: the sweep would not be empty
+    data = payload("user_prompt_submit.json", session=SESSION, repo=str(repo.path), transcript="", prompt=RELATED)
+    quiet = run_hook("UserPromptSubmit", data, hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="0"))
+    assert (quiet.returncode, quiet.stdout) == (0, b"")
+    assert failures(tether_home, tmp_path / "plugin-data") == []
+    pushed = run_hook("UserPromptSubmit", data.replace(SESSION.encode(), b"s2"), hook_env(tmp_path, repo.path))
+    assert f'id="{ids["total"][:8]}"' in context_of(pushed)
+    assert "src/invoicing/billing_v2.py::invoice_total" in context_of(pushed)
+
+
+def test_check_says_search_incomplete_only_for_anchors_that_needed_the_sweep(repo, tmp_path):
+    from tether.service import Tether
+
+    mid = _moved_memory(repo)
+    repo.write("src/keep.py", "def keep(rows):\n    return sorted(r for r in rows if r)\n")
+    repo.commit()
+    kept = repo.remember("Rows are sorted for stable diffs in the nightly report.", "src/keep.py::keep")
+    t = Tether(repo.path)
+    try:
+        by_id = {v.memory.id: v for v in t.check(deadline=time.monotonic()).verdicts}
+    finally:
+        t.close()
+    assert (by_id[kept].status, by_id[kept].reason) == ("active", None)
+    moved = by_id[mid]
+    assert (moved.status, moved.reason) == ("stale", "search_incomplete")
+    assert moved.anchors[0][1].path == "src/scanner.py"  # not re-pointed on a partial index
+    item = repo.check()[mid]  # the CLI sweeps to the end: the move is found
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
