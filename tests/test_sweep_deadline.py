@@ -125,3 +125,41 @@ def test_check_says_search_incomplete_only_for_anchors_that_needed_the_sweep(rep
     assert moved.anchors[0][1].path == "src/scanner.py"  # not re-pointed on a partial index
     item = repo.check()[mid]  # the CLI sweeps to the end: the move is found
     assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+
+
+async def _mcp_calls(repo, tmp_path, sweep_s: str | None, calls: list[tuple[str, dict]]) -> list[dict]:
+    import os
+    import sys
+
+    import orjson
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    env = {"TETHER_HOME": os.environ["TETHER_HOME"]}
+    if sweep_s is not None:
+        env["TETHER_MCP_SWEEP_S"] = sweep_s
+    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "--root", str(repo.path), "mcp"],
+                                   env=env, cwd=str(tmp_path))
+    out = []
+    with open(tmp_path / "server-stderr.log", "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            for tool, args in calls:
+                res = await client.call_tool(tool, args)
+                assert not res.is_error, res.content[0].text
+                out.append(orjson.loads(res.content[0].text))
+    return out
+
+
+def test_mcp_read_tools_answer_at_their_deadline_and_the_next_call_finishes(repo, tmp_path):
+    import asyncio
+
+    mid = _moved_memory(repo)
+    task = {"task": "why is the scanner batch size 50 rows?", "files": ["src/ingest/scanner_v2.py"]}
+    recalled, checked = asyncio.run(_mcp_calls(repo, tmp_path, "0", [("recall", task), ("check", {"ids": [mid]})]))
+    assert [m["id"] for m in recalled["data"]["items"]] == []  # never served as current
+    assert [(m["id"], m["reason"]) for m in recalled["data"]["stale"]] == [(mid, "search_incomplete")]
+    (item,) = checked["data"]
+    assert (item["status"], item["reason"], checked["meta"]["freshness"]["swept"]) == ("stale", "search_incomplete", False)
+    (checked,) = asyncio.run(_mcp_calls(repo, tmp_path, None, [("check", {"ids": [mid]})]))
+    (item,) = checked["data"]
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")

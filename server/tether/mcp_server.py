@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 import threading
+import time
 import uuid
 from typing import Annotated, Any, Callable, Literal
 
@@ -26,6 +27,7 @@ from .memory import KINDS
 from .paths import find_root
 from .recall import DEFAULT_BUDGET, MAX_BUDGET, MAX_TASK_CHARS, MIN_BUDGET, recall as run_recall
 from .service import Tether
+from .settings import env_float
 from .views import envelope, memory_view, quarantine_view, staleness, verdict_view
 
 log = logging.getLogger("tether.mcp")
@@ -37,6 +39,7 @@ Specs = Annotated[list[Annotated[str, Field(max_length=1000)]], Field(
                 "several overloads), `path/file.py` (whole file), `docs/x.md#Heading`, `conf.yaml#db.pool_size`",
     max_length=20)]
 
+DEFAULT_SWEEP_S = 30.0  # per read tool call (recall, check): see Tools.deadline
 INSTRUCTIONS = """\
 tether is this repository's memory: what earlier sessions learned, each memory anchored to the code \
 it is about and re-verified against the working tree on every read.
@@ -97,6 +100,12 @@ class Tools:
         # the usage log's session for recalls: Claude Code's own, so recalls join the hooks' push and
         # credit events of the same session; else one per server process
         self.session = os.environ.get("CLAUDE_CODE_SESSION_ID") or str(uuid.uuid4())
+        self.sweep_s = env_float("TETHER_MCP_SWEEP_S", DEFAULT_SWEEP_S, minimum=0.0)
+
+    def deadline(self) -> float:
+        """When a read tool's repository sweep stops: clients give up on a call after about a
+        minute, and a first index of a large repository takes longer. What was parsed is kept."""
+        return time.monotonic() + self.sweep_s
 
     def call(self, fn: Callable[[], dict]) -> CallToolResult:
         with self._lock:
@@ -127,7 +136,7 @@ class Tools:
             as_of: Annotated[str | None, Field(description="ISO 8601 time: what was believed then (superseded and retired memories included)")] = None,
         ) -> Annotated[CallToolResult, M.RecallResult]:
             def go() -> dict:
-                env = run_recall(t, task, files, budget_tokens, kinds, as_of)
+                env = run_recall(t, task, files, budget_tokens, kinds, as_of, deadline=self.deadline())
                 record_recall(t.root, env, self.session)
                 return env
             return self.call(go)
@@ -156,13 +165,14 @@ class Tools:
         @server.tool(annotations=ro, description=(
             "Check memories against the code as it is now: status (active, stale, invalidated), the reason, "
             "a diff of what changed and the command that re-verifies each. Use it on the ids `recall` flagged "
-            "stale, or on paths you just changed; with no arguments it checks every current memory."))
+            "stale, or on paths you just changed; with no arguments it checks every current memory. Reason "
+            "`search_incomplete`: the repository was still being indexed when the call's time ran out; call again."))
         def check(
             paths: Annotated[list[str] | None, Field(description="only memories anchored under these repo-relative paths", max_length=200)] = None,
             ids: Annotated[list[Id] | None, Field(description="only these memory ids", max_length=200)] = None,
         ) -> Annotated[CallToolResult, M.CheckResult]:
             def go() -> dict:
-                checked = t.check(ids or (), paths or ())
+                checked = t.check(ids or (), paths or (), deadline=self.deadline())
                 verdicts = list(checked.verdicts)
                 return envelope([verdict_view(v) for v in verdicts], t.freshness(), **staleness(verdicts),
                                 quarantined=[quarantine_view(q) for q in checked.quarantined])

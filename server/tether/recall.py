@@ -97,15 +97,17 @@ def matched_terms(task: str, body: str) -> list[str]:
 
 
 def recall(t: Tether, task: Any, files: Iterable[str] | None = None, budget_tokens: Any = DEFAULT_BUDGET,
-           kinds: Iterable[str] | None = None, as_of: str | None = None, limit: Any = DEFAULT_LIMIT) -> dict:
-    """The recall envelope: `data.items` (active, best first) and `data.stale`, within the budget."""
+           kinds: Iterable[str] | None = None, as_of: str | None = None, limit: Any = DEFAULT_LIMIT,
+           deadline: float | None = None) -> dict:
+    """The recall envelope: `data.items` (active, best first) and `data.stale`, within the budget.
+    `deadline`: when a repository sweep must stop (see `Resolver`)."""
     q = validate(t, task, files, budget_tokens, kinds, as_of, limit)
     index = t.memindex
     found = index.search(q.task, q.files, q.kinds, q.as_of_ts)
     above = within_floor(found.candidates)
     omitted = {"budget": 0, "limit": 0, "relevance_floor": max(0, found.matched - len(above))}
     matched = found.matched
-    resolver = t.resolver()
+    resolver = t.resolver(deadline=deadline)
     active: list[tuple[Candidate, Verdict]] = []
     stale: list[tuple[Candidate, Verdict]] = []
     verdicts: list[Verdict] = []

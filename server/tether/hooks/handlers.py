@@ -160,13 +160,10 @@ def _context(event: str, text: str) -> str:
 
 # -- UserPromptSubmit: push-recall -------------------------------------------------------------
 def floor() -> float:
+    from ..settings import env_float
     from .scoring import DEFAULT_FLOOR
 
-    try:
-        value = float(os.environ.get("TETHER_PUSH_FLOOR", ""))
-    except ValueError:
-        return DEFAULT_FLOOR
-    return value if math.isfinite(value) else DEFAULT_FLOOR
+    return env_float("TETHER_PUSH_FLOOR", DEFAULT_FLOOR)
 
 
 def user_prompt_submit(inp: HookInput, root: str | Path) -> str:

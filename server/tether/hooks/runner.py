@@ -74,13 +74,9 @@ def sweep_deadline() -> float | None:
 
 
 def sweep_seconds(budget: float) -> float:
-    try:
-        wanted = float(os.environ.get("TETHER_HOOK_SWEEP_S", ""))
-    except ValueError:
-        wanted = budget * SWEEP_SHARE
-    if not 0 <= wanted < float("inf"):  # NaN, negative or infinite: the default
-        wanted = budget * SWEEP_SHARE
-    return min(wanted, budget * MAX_SWEEP_SHARE)
+    from ..settings import env_float
+
+    return min(env_float("TETHER_HOOK_SWEEP_S", budget * SWEEP_SHARE, minimum=0.0), budget * MAX_SWEEP_SHARE)
 
 
 def _monotonic() -> float:
