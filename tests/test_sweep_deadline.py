@@ -27,6 +27,35 @@ class Scanner:
 '''
 
 
+def _index_finished(root, within_s: float = 120.0) -> bool:
+    """Wait for a background index of `root` to complete the index and exit."""
+    from tether import background
+    from tether.paths import cache_dir
+
+    end = time.monotonic() + within_s
+    while time.monotonic() < end:
+        conn = db.connect(cache_dir(root) / "cache.sqlite")
+        try:
+            done = CodeIndex(root, conn).indexed_at() is not None
+        finally:
+            conn.close()
+        if done and not background.running(root):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture(autouse=True)
+def no_indexer_left_behind(repo):
+    """A test whose hook started a background index waits for it: no process outlives its test."""
+    from tether import background
+
+    yield
+    end = time.monotonic() + 120
+    while background.running(repo.path) and time.monotonic() < end:
+        time.sleep(0.1)
+
+
 def _filler(repo, n: int) -> None:
     for i in range(n):
         repo.write(f"pkg/mod{i:03d}.py", f"def f{i}(x):\n    return [x * {i} + k for k in range({i % 7 + 2})]\n\n\nLIMIT_{i} = {i}\n")
@@ -163,3 +192,22 @@ def test_mcp_read_tools_answer_at_their_deadline_and_the_next_call_finishes(repo
     (checked,) = asyncio.run(_mcp_calls(repo, tmp_path, None, [("check", {"ids": [mid]})]))
     (item,) = checked["data"]
     assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+
+
+def test_a_hook_that_ran_out_of_time_leaves_the_index_to_finish_in_the_background(repo, tmp_path, tether_home):
+    ids = billing_repo(repo)
+    _filler(repo, PARALLEL_THRESHOLD + 40)
+    repo.move("src/billing.py", "src/invoicing/billing_v2.py")
+    repo.commit("move billing")
+    time.sleep(2.1)  # rows of files changed in the last 2 s are read again (index.RACY_NS)
+    start = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
+    env = hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="0")
+    assert "(2 stale)" in context_of(run_hook("SessionStart", start, env, matcher_subject="startup"))
+    # nothing else runs tether here: only the background index can complete it
+    assert _index_finished(repo.path)
+    assert failures(tether_home, tmp_path / "plugin-data") == []
+    # still no time to sweep, and no need: the prompt hook finds the move in the finished index
+    data = payload("user_prompt_submit.json", session=SESSION, repo=str(repo.path), transcript="", prompt=RELATED)
+    pushed = run_hook("UserPromptSubmit", data, env)
+    assert f'id="{ids["total"][:8]}"' in context_of(pushed)
+    assert "src/invoicing/billing_v2.py::invoice_total" in context_of(pushed)

@@ -70,7 +70,10 @@ def _cache(root: Path) -> Finding:
         return Finding("cache", False, f"{db}: {e}", f"delete {db.parent} (a cache: nothing is lost)")
     if verdict != "ok":
         return Finding("cache", False, f"{db}: {verdict}", f"delete {db.parent} (a cache: nothing is lost)")
-    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed)")
+    from .background import running
+
+    busy = "; a background index is running" if running(root) else ""
+    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed{busy})")
 
 
 def _store(t) -> Finding:

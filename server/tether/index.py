@@ -159,6 +159,7 @@ class CodeIndex:
         self.dirty = 0  # files re-read by this process because they changed
         self._dirs_inside: dict[str, bool] = {}
         self.swept = False
+        self.cut_short = False  # this process's last sweep stopped at its deadline: the index is partial
         self.checked_at: float | None = None  # when this process last checked a file against the tree
 
     # -- single files -------------------------------------------------------------------------
@@ -277,6 +278,7 @@ class CodeIndex:
                     "INSERT OR REPLACE INTO meta(key, value) VALUES('indexed_at', ?)", (str(time.time()),)
                 )
         self.swept = complete
+        self.cut_short = not complete
         self.dirty += parsed
         return {"files": len(present), "parsed": parsed, "removed": len(vanished), "complete": int(complete)}
 

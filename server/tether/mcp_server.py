@@ -110,7 +110,12 @@ class Tools:
     def call(self, fn: Callable[[], dict]) -> CallToolResult:
         with self._lock:
             try:
-                return _ok(fn())
+                result = _ok(fn())
+                if self.t.index.cut_short:  # the rest of the index is built while the agent works
+                    from .background import start
+
+                    start(self.t.root)
+                return result
             except TetherError as e:
                 return _error(e)
             except Exception as e:  # a bug, not bad input: the server keeps serving

@@ -1,0 +1,100 @@
+"""Finishing an index in the background, for a hook whose sweep ran out of time.
+
+A hook stops sweeping at its deadline (the session must not wait for a first index of a large
+repository) and starts one detached, low-priority `python -m tether.background ROOT` to build the
+rest, so the next hook finds the index complete. One per repository at a time: the process holds
+an exclusive flock on a file in the cache dir, and a hook starts none while it is held. Where
+flock is missing (Windows) nothing is started: later sweeps carry on in the foreground instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from .paths import cache_dir
+
+LOCK_NAME = "indexing.lock"
+
+
+def _lock(root: Path) -> int | None:
+    """The repository's indexing lock, taken without waiting; None if it is held (or unsupported)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    path = cache_dir(root) / LOCK_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def running(root: Path) -> bool:
+    """Whether a background index of `root` holds the lock now."""
+    fd = _lock(root)
+    if fd is None:
+        return _supported()
+    os.close(fd)
+    return False
+
+
+def _supported() -> bool:
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def start(root: Path) -> bool:
+    """Start indexing `root` in a detached process unless one is at it; True if one was started.
+    Two hooks racing here may start two: the second finds the lock taken and exits at once."""
+    if not _supported() or running(root):
+        return False
+    import subprocess
+
+    # the plugin runs tether from its own server/ (the venv holds only the dependencies): the child too
+    server = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (server, os.environ.get("PYTHONPATH")) if p)}
+    subprocess.Popen(
+        [sys.executable, "-m", "tether.background", str(root)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=str(root), env=env, start_new_session=True, close_fds=True,
+    )
+    return True
+
+
+def main(argv: list[str]) -> int:
+    root = Path(argv[0])
+    fd = _lock(root)
+    if fd is None:
+        return 0  # another one is at it
+    try:
+        os.nice(10)  # the user's own work comes first
+    except (AttributeError, OSError):
+        pass
+    from .service import Tether
+
+    try:
+        t = Tether(root)
+        try:
+            t.reindex()
+        finally:
+            t.close()
+    except Exception as e:  # nobody reads this process's output: say why where `tether doctor` looks
+        from .hooks import failures
+
+        failures.record("BackgroundIndex", e, root)
+    finally:
+        os.close(fd)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
