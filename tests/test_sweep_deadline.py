@@ -131,6 +131,7 @@ def test_the_prompt_hook_never_pushes_a_memory_whose_search_it_could_not_finish(
     quiet = run_hook("UserPromptSubmit", data, hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="0"))
     assert (quiet.returncode, quiet.stdout) == (0, b"")
     assert failures(tether_home, tmp_path / "plugin-data") == []
+    assert _index_finished(repo.path)  # the hook left the rest of the index to a background process
     pushed = run_hook("UserPromptSubmit", data.replace(SESSION.encode(), b"s2"), hook_env(tmp_path, repo.path))
     assert f'id="{ids["total"][:8]}"' in context_of(pushed)
     assert "src/invoicing/billing_v2.py::invoice_total" in context_of(pushed)
@@ -189,6 +190,7 @@ def test_mcp_read_tools_answer_at_their_deadline_and_the_next_call_finishes(repo
     assert [(m["id"], m["reason"]) for m in recalled["data"]["stale"]] == [(mid, "search_incomplete")]
     (item,) = checked["data"]
     assert (item["status"], item["reason"], checked["meta"]["freshness"]["swept"]) == ("stale", "search_incomplete", False)
+    assert _index_finished(repo.path)  # the server left the rest to a background index
     (checked,) = asyncio.run(_mcp_calls(repo, tmp_path, None, [("check", {"ids": [mid]})]))
     (item,) = checked["data"]
     assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
@@ -211,3 +213,35 @@ def test_a_hook_that_ran_out_of_time_leaves_the_index_to_finish_in_the_backgroun
     pushed = run_hook("UserPromptSubmit", data, env)
     assert f'id="{ids["total"][:8]}"' in context_of(pushed)
     assert "src/invoicing/billing_v2.py::invoice_total" in context_of(pushed)
+
+
+def test_while_a_background_index_runs_a_hook_does_not_sweep_and_answers_at_once(repo, tmp_path, tether_home):
+    import fcntl
+    import os
+
+    from tether.background import LOCK_NAME
+    from tether.paths import cache_dir
+
+    _moved_memory(repo)
+    lock = cache_dir(repo.path) / LOCK_NAME
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # this test stands in for a running background index
+    try:
+        data = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
+        proc = run_hook("SessionStart", data, hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="20"), matcher_subject="startup")
+        assert "(1 stale)" in context_of(proc)
+        conn = db.connect(cache_dir(repo.path) / "cache.sqlite")
+        try:  # nothing was swept: only the anchored file was looked at
+            assert conn.execute("SELECT count(*) FROM files").fetchone()[0] <= 1
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+    assert failures(tether_home, tmp_path / "plugin-data") == []
+    item = repo.check()[_first_id(repo)]
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+
+
+def _first_id(repo) -> str:
+    return repo.json("ls")["data"][0]["id"]

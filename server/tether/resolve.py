@@ -349,10 +349,19 @@ class Resolver:
         return Resolution("stale", "file_edited", path, followed=True, diff=diff)
 
     def _sweep(self) -> None:
-        if not self._swept and not self._cut_short:
-            done = self.index.sweep(deadline=self.deadline)
-            self._swept = bool(done["complete"])
-            self._cut_short = not self._swept
+        if self._swept or self._cut_short:
+            return
+        if self.deadline is not None:
+            from .background import running
+
+            if running(self.index.root):
+                # a background index is building it: a caller in a hurry would only race it for
+                # the same files, and wait its whole deadline every time, until it is done
+                self._cut_short = True
+                return
+        done = self.index.sweep(deadline=self.deadline)
+        self._swept = bool(done["complete"])
+        self._cut_short = not self._swept
 
     def _text(self, path: str, s) -> str | None:
         return self.index.read_text(path, s.start_byte, s.end_byte)
