@@ -119,3 +119,5 @@
       (arrow_function parameters: (formal_parameters) @params)
       (arrow_function parameter: (identifier) @params)
     ])) @definition.function
+
+; include: ecma_objects.scm

@@ -85,3 +85,5 @@
 (program
   (export_statement
     declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)))
+
+; include: ecma_objects.scm
