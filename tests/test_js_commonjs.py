@@ -112,3 +112,45 @@ def test_members_of_two_objects_are_not_twins_told_apart_by_position(repo):
     repo.commit("another object first")
     item = repo.check()[mid]
     assert (item["status"], item["anchors"][0]["symbol"]) == ("active", "b.init")
+
+
+MIDDLEWARE = """const { verify } = require("./tokens");
+
+module.exports = function (req, res, next) {
+  function deny(code) {
+    return res.status(code).json({ error: "unauthorized" });
+  }
+  const token = (req.headers.authorization || "").replace(/^Bearer /, "");
+  if (!token) return deny(401);
+  req.user = verify(token, { clockTolerance: 30 });
+  return next();
+};
+"""
+
+HANDLER = """export default async (req, res) => {
+  const page = Number(req.query.page || 1);
+  res.json(await listOrders({ page, perPage: 50 }));
+};
+"""
+
+
+def test_a_module_s_own_anonymous_function_is_a_symbol_and_its_helpers_keep_their_names():
+    got = [(s.qualname, s.kind, s.discriminator) for s in symbols("lib/auth.js", MIDDLEWARE)]
+    assert got == [("module.exports", "function", "(req, res, next)"), ("deny", "function", "(code)")]
+    named = MIDDLEWARE.replace("module.exports = function (", "module.exports = function authenticate(")
+    assert [s.qualname for s in symbols("lib/auth.js", named)] == ["authenticate", "deny"]
+    assert [(s.qualname, s.discriminator) for s in symbols("pages/api/orders.ts", HANDLER)] == [("default", "(req, res)")]
+
+
+def test_a_default_export_goes_stale_on_an_edit_and_follows_a_move(repo):
+    repo.write("pages/api/orders.js", HANDLER)
+    repo.commit()
+    mid = repo.remember("Orders are paged 50 at a time: the mobile client cannot render more rows smoothly.",
+                        "pages/api/orders.js::default")
+    repo.replace("pages/api/orders.js", "perPage: 50", "perPage: 100")
+    assert (repo.check()[mid]["status"], repo.check()[mid]["reason"]) == ("stale", "body_edited")
+    repo.replace("pages/api/orders.js", "perPage: 100", "perPage: 50")
+    repo.move("pages/api/orders.js", "app/api/orders/route.js")
+    repo.commit("app router")
+    item = repo.check()[mid]
+    assert (item["status"], item["anchors"][0]["path"], item["anchors"][0]["symbol"]) == ("active", "app/api/orders/route.js", "default")

@@ -37,6 +37,14 @@ def _fixed_discs(lang: Language) -> tuple[str | None, ...]:
     return tuple((q.pattern_settings(i) or {}).get("discriminator") for i in range(q.pattern_count))
 
 
+@cache
+def _unprefixing(lang: Language) -> frozenset[int]:
+    """Patterns whose definitions do not prefix the ones inside them (`(#set! prefix "none")`): a
+    module's own function (`module.exports = function () {...}`) names itself, not its helpers."""
+    q = _query(lang)
+    return frozenset(i for i in range(q.pattern_count) if (q.pattern_settings(i) or {}).get("prefix") == "none")
+
+
 @dataclass(slots=True)
 class _Def:
     node: object
@@ -50,6 +58,7 @@ class _Def:
     parts: list  # nodes hashed after `root`, in order: a Dart body beside its signature (@body)
     above: tuple = ()  # the ancestors of `root`, outermost first
     hole_kinds: tuple[int, ...] = ()  # kind ids of the hole nodes
+    prefixes: bool = True  # its name prefixes the definitions inside it
 
 
 def ancestors(tree, nodes: list) -> dict[int, tuple]:
@@ -139,7 +148,7 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
             params = f"/{_arity(caps['params'][0])}"
         parts = [caps["body"][0]] if "body" in caps else []
         d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
-                 hole_kinds=tuple(hole_kinds))
+                 hole_kinds=tuple(hole_kinds), prefixes=pattern not in _unprefixing(lang))
         defs[node.id] = (pattern, d)
     ancestry = ancestors(tree, [d.node for _, d in defs.values()])
     for _, d in defs.values():
@@ -257,7 +266,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
         nested = False
         for node in reversed(d.above):
             nid = node.id
-            if nid in defs:
+            if nid in defs and defs[nid].prefixes:
                 outer = defs[nid]
                 prefix.append(outer.name)
                 enclosing_kind = enclosing_kind or outer.kind

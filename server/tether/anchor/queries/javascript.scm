@@ -120,4 +120,4 @@
       (arrow_function parameter: (identifier) @params)
     ])) @definition.function
 
-; include: ecma_objects.scm
+; include: ecma_shared.scm

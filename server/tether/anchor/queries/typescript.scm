@@ -86,4 +86,4 @@
   (export_statement
     declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)))
 
-; include: ecma_objects.scm
+; include: ecma_shared.scm

@@ -1,5 +1,7 @@
-; Object literals that define an API, shared by javascript.scm and typescript.scm (`; include:`),
-; after their own patterns. The default export's members (`export default { data() {} }`, Vue's
+; Shared by javascript.scm and typescript.scm (`; include:`), after their own patterns, so none
+; of these wins over one of theirs for a node.
+;
+; Object literals that define an API. The default export's members (`export default { data() {} }`, Vue's
 ; options API, also wrapped: `export default defineComponent({ ... })`) are unprefixed, as
 ; `module.exports = { ... }`'s are; one level down, a key holding an object prefixes what it
 ; defines (`methods: { save() {} }` is `methods.save`; `const api = { admin: { reset() {} } }`
@@ -69,3 +71,33 @@
           (function_expression parameters: (formal_parameters) @params)
         ]) @definition.function
     ]))))
+
+; The module's own function: `export default (req, res) => {}` is `default`, `module.exports =
+; function (req, res) {}` is `module.exports`, and `module.exports = function handle()` is `handle`.
+; What they define inside keeps its own name (`chr`, not `archy.chr`), as before they were symbols.
+(export_statement
+  "default" @name
+  value: [
+    (function_expression !name parameters: (formal_parameters) @params)
+    (arrow_function parameters: (formal_parameters) @params)
+    (arrow_function parameter: (identifier) @params)
+  ] @definition.function
+  (#set! prefix "none"))
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module (#eq? @_module "module")
+      property: (property_identifier) @_exports (#eq? @_exports "exports")) @name
+    right: [
+      (function_expression !name parameters: (formal_parameters) @params)
+      (arrow_function parameters: (formal_parameters) @params)
+      (arrow_function parameter: (identifier) @params)
+    ])
+  (#set! prefix "none")) @definition.function
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module (#eq? @_module "module")
+      property: (property_identifier) @_exports (#eq? @_exports "exports"))
+    right: (function_expression name: (identifier) @name parameters: (formal_parameters) @params))
+  (#set! prefix "none")) @definition.function
