@@ -111,8 +111,15 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
 
     defs: dict[int, tuple[int, _Def]] = {}
     scopes: dict[int, tuple[int, str, str | None]] = {}
+    # A match that captured its container `@within` defines something only if another pattern
+    # captured that container `@defines` (JavaScript: the members of objects that define an API,
+    # written once for every kind of such object instead of once per kind).
+    defining: set[int] = set()
+    within: list[tuple[int, dict]] = []
     for pattern, caps in QueryCursor(_query(lang)).matches(tree.root_node):
-        if "scope" in caps:
+        if "defines" in caps:
+            defining.update(n.id for n in caps["defines"])
+        elif "scope" in caps:
             # matches do not arrive in pattern order: the first pattern wins, as for definitions
             scope = caps["scope"][0]
             if scope.id in scopes and scopes[scope.id][0] <= pattern:
@@ -121,35 +128,13 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
             trait = caps.get("scope.trait")
             sname = _path(lang, _text(name[0])) if name else ""
             scopes[scope.id] = (pattern, sname, spell(_text(trait[0])) if trait else None)
-            continue
-        key = next((k for k in caps if k.startswith("definition.")), None)
-        if key is None or "name" not in caps:
-            continue
-        node = caps[key][0]
-        if node.id in defs and defs[node.id][0] <= pattern:
-            continue
-        name_node = caps["name"][0]
-        root = node  # widened to its wrappers below, once every definition's ancestors are known
-        holes, hole_kinds = [name_node.id], [name_node.kind_id]
-        receiver = None
-        if "receiver" in caps:
-            receiver = _path(lang, _text(caps["receiver"][0]))
-            holes.append(caps["receiver"][0].id)
-            hole_kinds.append(caps["receiver"][0].kind_id)
-        keywords: tuple[str, ...] = ()
-        if lang.disc_keywords:
-            keywords = tuple(
-                c.type
-                for c in node.children
-                if not c.is_named and c.type in lang.disc_keywords and c.start_byte < name_node.start_byte
-            )
-        params = _params(caps["params"], source) if "params" in caps else _fixed_discs(lang)[pattern]
-        if lang.arity and "params" in caps:
-            params = f"/{_arity(caps['params'][0])}"
-        parts = [caps["body"][0]] if "body" in caps else []
-        d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
-                 hole_kinds=tuple(hole_kinds), prefixes=pattern not in _unprefixing(lang))
-        defs[node.id] = (pattern, d)
+        elif "within" in caps:
+            within.append((pattern, caps))
+        else:
+            _add_def(lang, pattern, caps, source, defs)
+    for pattern, caps in within:
+        if caps["within"][0].id in defining:
+            _add_def(lang, pattern, caps, source, defs)
     ancestry = ancestors(tree, [d.node for _, d in defs.values()])
     for _, d in defs.values():
         up = ancestry.get(d.node.id, ())
@@ -168,6 +153,38 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
             d.root = d.node
             d.above = ancestry.get(d.node.id, ())
     return {k: v for k, (_, v) in defs.items()}, {k: (n, t) for k, (_, n, t) in scopes.items()}
+
+
+def _add_def(lang: Language, pattern: int, caps: dict, source: bytes, defs: dict[int, tuple[int, _Def]]) -> None:
+    """The definition a match captured, unless an earlier pattern defined that node already."""
+    key = next((k for k in caps if k.startswith("definition.")), None)
+    if key is None or "name" not in caps:
+        return
+    node = caps[key][0]
+    if node.id in defs and defs[node.id][0] <= pattern:
+        return
+    name_node = caps["name"][0]
+    root = node  # widened to its wrappers by `_collect`, once every definition's ancestors are known
+    holes, hole_kinds = [name_node.id], [name_node.kind_id]
+    receiver = None
+    if "receiver" in caps:
+        receiver = _path(lang, _text(caps["receiver"][0]))
+        holes.append(caps["receiver"][0].id)
+        hole_kinds.append(caps["receiver"][0].kind_id)
+    keywords: tuple[str, ...] = ()
+    if lang.disc_keywords:
+        keywords = tuple(
+            c.type
+            for c in node.children
+            if not c.is_named and c.type in lang.disc_keywords and c.start_byte < name_node.start_byte
+        )
+    params = _params(caps["params"], source) if "params" in caps else _fixed_discs(lang)[pattern]
+    if lang.arity and "params" in caps:
+        params = f"/{_arity(caps['params'][0])}"
+    parts = [caps["body"][0]] if "body" in caps else []
+    d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
+             hole_kinds=tuple(hole_kinds), prefixes=pattern not in _unprefixing(lang))
+    defs[node.id] = (pattern, d)
 
 
 def _arity(params) -> int:
