@@ -115,6 +115,7 @@ class Tools:
                     from .background import start
 
                     start(self.t.root)
+                    self.t.index.cut_short = False  # asked once: later calls find it running, or done
                 return result
             except TetherError as e:
                 return _error(e)
