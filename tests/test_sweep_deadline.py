@@ -245,3 +245,18 @@ def test_while_a_background_index_runs_a_hook_does_not_sweep_and_answers_at_once
 
 def _first_id(repo) -> str:
     return repo.json("ls")["data"][0]["id"]
+
+
+def test_a_background_index_that_fails_exits_0_and_says_why_where_doctor_looks(repo, tmp_path, tether_home):
+    import os
+    import subprocess
+    import sys
+
+    from hooktools import ROOT
+
+    gone = tmp_path / "deleted-checkout"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "server"), "CLAUDE_PLUGIN_DATA": str(tmp_path / "plugin-data")}
+    proc = subprocess.run([sys.executable, "-m", "tether.background", str(gone)], env=env, capture_output=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    (entry,) = failures(tether_home, tmp_path / "plugin-data")
+    assert (entry["event"], entry["code"]) == ("BackgroundIndex", "invalid_input") and str(gone) in entry["message"]
