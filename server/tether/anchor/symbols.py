@@ -37,13 +37,6 @@ def _fixed_discs(lang: Language) -> tuple[str | None, ...]:
     return tuple((q.pattern_settings(i) or {}).get("discriminator") for i in range(q.pattern_count))
 
 
-@cache
-def _unprefixing(lang: Language) -> frozenset[int]:
-    """Patterns whose definitions do not prefix the ones inside them (`(#set! prefix "none")`): a
-    module's own function (`module.exports = function () {...}`) names itself, not its helpers."""
-    q = _query(lang)
-    return frozenset(i for i in range(q.pattern_count) if (q.pattern_settings(i) or {}).get("prefix") == "none")
-
 
 @dataclass(slots=True)
 class _Def:
@@ -58,7 +51,7 @@ class _Def:
     parts: list  # nodes hashed after `root`, in order: a Dart body beside its signature (@body)
     above: tuple = ()  # the ancestors of `root`, outermost first
     hole_kinds: tuple[int, ...] = ()  # kind ids of the hole nodes
-    prefixes: bool = True  # its name prefixes the definitions inside it
+    prefixes: bool = True  # its name prefixes the definitions inside it (not when captured @unprefixed)
 
 
 def ancestors(tree, nodes: list) -> dict[int, tuple]:
@@ -183,7 +176,7 @@ def _add_def(lang: Language, pattern: int, caps: dict, source: bytes, defs: dict
         params = f"/{_arity(caps['params'][0])}"
     parts = [caps["body"][0]] if "body" in caps else []
     d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
-             hole_kinds=tuple(hole_kinds), prefixes=pattern not in _unprefixing(lang))
+             hole_kinds=tuple(hole_kinds), prefixes="unprefixed" not in caps)
     defs[node.id] = (pattern, d)
 
 

@@ -3,15 +3,16 @@
 ;
 ; The module's own function: `export default (req, res) => {}` is `default`, `module.exports =
 ; function (req, res) {}` is `module.exports`, and `module.exports = function handle()` is `handle`.
-; What they define inside keeps its own name (`chr`, not `archy.chr`), as before they were symbols.
+; What they define inside keeps its own name (`chr`, not `archy.chr`), as before they were symbols:
+; `@unprefixed`. (Not a `#set!`: beside an `#eq?` in one pattern it corrupts py-tree-sitter's heap
+; when the query is freed; tests/test_query_lifetime.py.)
 (export_statement
   "default" @name
   value: [
     (function_expression !name parameters: (formal_parameters) @params)
     (arrow_function parameters: (formal_parameters) @params)
     (arrow_function parameter: (identifier) @params)
-  ] @definition.function
-  (#set! prefix "none"))
+  ] @definition.function @unprefixed)
 (expression_statement
   (assignment_expression
     left: (member_expression
@@ -21,15 +22,13 @@
       (function_expression !name parameters: (formal_parameters) @params)
       (arrow_function parameters: (formal_parameters) @params)
       (arrow_function parameter: (identifier) @params)
-    ])
-  (#set! prefix "none")) @definition.function
+    ])) @definition.function @unprefixed
 (expression_statement
   (assignment_expression
     left: (member_expression
       object: (identifier) @_module (#eq? @_module "module")
       property: (property_identifier) @_exports (#eq? @_exports "exports"))
-    right: (function_expression name: (identifier) @name parameters: (formal_parameters) @params))
-  (#set! prefix "none")) @definition.function
+    right: (function_expression name: (identifier) @name parameters: (formal_parameters) @params))) @definition.function @unprefixed
 
 ; Object literals that define an API. The default export's members (`export default { data() {} }`, Vue's
 ; options API, also wrapped: `export default defineComponent({ ... })`) are unprefixed, as
