@@ -34,7 +34,11 @@
 ; options API, also wrapped: `export default defineComponent({ ... })`) are unprefixed, as
 ; `module.exports = { ... }`'s are; one level down, a key holding an object prefixes what it
 ; defines (`methods: { save() {} }` is `methods.save`; `const api = { admin: { reset() {} } }`
-; has `api.admin.reset`). Objects passed inline elsewhere are options, not definitions.
+; has `api.admin.reset`). Objects passed inline elsewhere are options, not definitions. Each
+; kind of defining object is captured `@defines` (an object bound to a name, or to
+; `module.exports`, in javascript.scm and typescript.scm; the rest here), and the members of
+; any object are written once, last, captured `@within` their object: `_collect` keeps those
+; whose object defines.
 (pair key: (property_identifier) @scope.name value: (object)) @scope
 (export_statement value: (object) @defines)
 (export_statement value: (call_expression arguments: (arguments (object) @defines)))

@@ -21,23 +21,9 @@
     left: (member_expression
       object: (identifier) @_module (#eq? @_module "module")
       property: (property_identifier) @_exports (#eq? @_exports "exports"))
-    right: (object
-      [
-        (method_definition name: (property_identifier) @name parameters: (formal_parameters) @params) @definition.function
-        (pair
-          key: (property_identifier) @name
-          value: [
-            (arrow_function parameters: (formal_parameters) @params)
-            (arrow_function parameter: (identifier) @params)
-            (function_expression parameters: (formal_parameters) @params)
-          ]) @definition.function
-      ])))
+    right: (object) @defines))
 ; Object literals bound to a name (`const api = { save() {} }`), not options passed inline.
-(variable_declarator
-  value: (object
-    (method_definition
-      name: (property_identifier) @name
-      parameters: (formal_parameters) @params) @definition.function))
+(variable_declarator value: (object) @defines)  ; members: ecma_shared.scm
 
 ; A function or class bound to a name is that function or class: `const f = (x) => ...`.
 (variable_declarator
@@ -56,15 +42,6 @@
     (arrow_function parameter: (identifier) @params)
     (function_expression parameters: (formal_parameters) @params)
   ]) @definition.function
-(variable_declarator
-  value: (object
-    (pair
-      key: (property_identifier) @name
-      value: [
-        (arrow_function parameters: (formal_parameters) @params)
-        (arrow_function parameter: (identifier) @params)
-        (function_expression parameters: (formal_parameters) @params)
-      ]) @definition.function))
 
 ; Class fields, and module-level `const` (not `let`/`var`: those are state, not definitions).
 (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.attribute

@@ -25,11 +25,7 @@
 ; Object literals bound to a name (`const api = { save() {} }`), not options passed inline.
 ; An object literal bound to a name prefixes its members (`let api = { save() {} }` has `api.save`).
 (variable_declarator name: (identifier) @scope.name value: (object)) @scope
-(variable_declarator
-  value: (object
-    (method_definition
-      name: (property_identifier) @name
-      parameters: (formal_parameters) @params) @definition.function))
+(variable_declarator value: (object) @defines)  ; members: ecma_shared.scm
 ; Signatures count in classes, interfaces and object type aliases; not in inline types.
 (class_body
   (method_signature
@@ -65,15 +61,6 @@
     (arrow_function parameter: (identifier) @params)
     (function_expression parameters: (formal_parameters) @params)
   ]) @definition.function
-(variable_declarator
-  value: (object
-    (pair
-      key: (property_identifier) @name
-      value: [
-        (arrow_function parameters: (formal_parameters) @params)
-        (arrow_function parameter: (identifier) @params)
-        (function_expression parameters: (formal_parameters) @params)
-      ]) @definition.function))
 
 ; Class fields, interface properties, and module-level `const`.
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.attribute
