@@ -15,14 +15,17 @@ from pathlib import Path
 
 from .paths import cache_dir
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so no background index (see the module docstring)
+    fcntl = None  # type: ignore[assignment]
+
 LOCK_NAME = "indexing.lock"
 
 
 def _lock(root: Path) -> int | None:
     """The repository's indexing lock, taken without waiting; None if it is held (or unsupported)."""
-    try:
-        import fcntl
-    except ImportError:
+    if fcntl is None:
         return None
     path = cache_dir(root) / LOCK_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -39,23 +42,23 @@ def running(root: Path) -> bool:
     """Whether a background index of `root` holds the lock now."""
     fd = _lock(root)
     if fd is None:
-        return _supported()
+        return fcntl is not None
     os.close(fd)
     return False
 
 
-def _supported() -> bool:
-    try:
-        import fcntl  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def finish(root: Path, index) -> None:
+    """If `index`'s last sweep stopped at its deadline, have the rest built in the background;
+    asked once: later callers find it running, or done."""
+    if index.cut_short:
+        start(root)
+        index.cut_short = False
 
 
 def start(root: Path) -> bool:
     """Start indexing `root` in a detached process unless one is at it; True if one was started.
     Two hooks racing here may start two: the second finds the lock taken and exits at once."""
-    if not _supported() or running(root):
+    if fcntl is None or running(root):
         return False
     import subprocess
 

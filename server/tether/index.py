@@ -312,6 +312,8 @@ class CodeIndex:
             if batch:
                 yield batch
             return
+        if _past(deadline):
+            return
         # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
         # enough chunks that the last one to finish leaves little of the machine idle. A group too
         # big for one chunk's share (thousands of same-size generated files) is dealt in pieces.
@@ -322,8 +324,6 @@ class CodeIndex:
         for i, piece in enumerate(pieces):
             chunks[i % n].append(piece)
         chunks = [c for c in chunks if c]
-        if _past(deadline):
-            return
         # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
         import multiprocessing
 

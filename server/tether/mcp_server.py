@@ -21,6 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from . import __version__, mcp_models as M
+from .background import finish
 from .errors import InternalError, InvalidInput, TetherError
 from .ledger import record_recall
 from .memory import KINDS
@@ -111,11 +112,7 @@ class Tools:
         with self._lock:
             try:
                 result = _ok(fn())
-                if self.t.index.cut_short:  # the rest of the index is built while the agent works
-                    from .background import start
-
-                    start(self.t.root)
-                    self.t.index.cut_short = False  # asked once: later calls find it running, or done
+                finish(self.t.root, self.t.index)  # the rest of the index is built while the agent works
                 return result
             except TetherError as e:
                 return _error(e)

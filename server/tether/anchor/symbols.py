@@ -37,7 +37,6 @@ def _fixed_discs(lang: Language) -> tuple[str | None, ...]:
     return tuple((q.pattern_settings(i) or {}).get("discriminator") for i in range(q.pattern_count))
 
 
-
 @dataclass(slots=True)
 class _Def:
     node: object

@@ -138,7 +138,9 @@ def status_line(root: Path) -> str:
     t = Tether(root)
     try:
         checked = t.check(with_diff=False, deadline=sweep_deadline())
-        finish_index(root, t.index)
+        from ..background import finish
+
+        finish(root, t.index)
     finally:
         t.close()
     n = len(checked.verdicts)
@@ -232,15 +234,9 @@ class _Probe:
     def flush(self) -> None:
         if self._resolver is not None:
             self._resolver.flush()
-            finish_index(self.root, self._resolver.index)
+            from ..background import finish
 
-
-def finish_index(root: Path, index) -> None:
-    """A sweep this hook cut short at its deadline is finished by a background process."""
-    if index.cut_short:
-        from ..background import start
-
-        start(root)
+            finish(self.root, self._resolver.index)
 
 
 def injection(v) -> str:

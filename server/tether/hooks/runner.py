@@ -36,9 +36,10 @@ def main(event: str, raw: bytes | None = None) -> int:
     root: str | Path | None = None
     session: str | None = None
     try:
-        _arm(BUDGET.get(event, 8))
+        budget = BUDGET.get(event, 8)
+        _arm(budget)
         global _sweep_until
-        _sweep_until = _monotonic() + sweep_seconds(BUDGET.get(event, 8))
+        _sweep_until = _monotonic() + sweep_seconds(budget)
         if raw is None:
             raw = sys.stdin.buffer.read(MAX_STDIN + 1)
         inp = parse(raw, event)
