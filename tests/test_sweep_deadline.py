@@ -5,7 +5,9 @@ keeps what it parsed, and an anchor whose new place it did not get to is `search
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
+import orjson
 import pytest
 from hooktools import RELATED, billing_repo, context_of, failures, hook_env, payload, run_hook
 
@@ -215,31 +217,61 @@ def test_a_hook_that_ran_out_of_time_leaves_the_index_to_finish_in_the_backgroun
     assert "src/invoicing/billing_v2.py::invoice_total" in context_of(pushed)
 
 
-def test_while_a_background_index_runs_a_hook_does_not_sweep_and_answers_at_once(repo, tmp_path, tether_home):
+@contextmanager
+def _background_index_running(root):
+    """Hold the repository's indexing lock, as a running background index does."""
     import fcntl
     import os
 
     from tether.background import LOCK_NAME
     from tether.paths import cache_dir
 
-    _moved_memory(repo)
-    lock = cache_dir(repo.path) / LOCK_NAME
+    lock = cache_dir(root) / LOCK_NAME
     lock.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT)
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # this test stands in for a running background index
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _files_indexed(root) -> int:
+    from tether.paths import cache_dir
+
+    conn = db.connect(cache_dir(root) / "cache.sqlite")
+    try:
+        return conn.execute("SELECT count(*) FROM files").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_while_a_background_index_runs_a_hook_does_not_sweep_and_answers_at_once(repo, tmp_path, tether_home):
+    _moved_memory(repo)
+    with _background_index_running(repo.path):
         data = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
         proc = run_hook("SessionStart", data, hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="20"), matcher_subject="startup")
         assert "(1 stale)" in context_of(proc)
-        conn = db.connect(cache_dir(repo.path) / "cache.sqlite")
-        try:  # nothing was swept: only the anchored file was looked at
-            assert conn.execute("SELECT count(*) FROM files").fetchone()[0] <= 1
-        finally:
-            conn.close()
-    finally:
-        os.close(fd)
+        assert _files_indexed(repo.path) <= 1  # nothing was swept: only the anchored file was looked at
     assert failures(tether_home, tmp_path / "plugin-data") == []
     item = repo.check()[_first_id(repo)]
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+
+
+def test_a_check_that_must_sweep_waits_for_a_running_background_index_instead_of_parsing_beside_it(repo):
+    import subprocess
+    import sys
+
+    mid = _moved_memory(repo)
+    with _background_index_running(repo.path):
+        proc = subprocess.Popen([sys.executable, "-m", "tether", "--root", str(repo.path), "check", "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)
+        waiting = proc.poll() is None
+        parsed = _files_indexed(repo.path)
+    out, err = proc.communicate(timeout=120)
+    assert waiting and parsed <= 1, err  # it did not sweep the repository while the lock was held
+    item = {i["id"]: i for i in orjson.loads(out)["data"]}[mid]
     assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
 
 

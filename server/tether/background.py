@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 from .paths import cache_dir
@@ -21,6 +22,7 @@ except ImportError:  # Windows: no flock, so no background index (see the module
     fcntl = None  # type: ignore[assignment]
 
 LOCK_NAME = "indexing.lock"
+WAIT_S = 300.0  # a background index stuck longer than this is not waited for: the caller sweeps
 
 
 def _lock(root: Path) -> int | None:
@@ -45,6 +47,18 @@ def running(root: Path) -> bool:
         return fcntl is not None
     os.close(fd)
     return False
+
+
+def wait(root: Path, timeout: float = WAIT_S) -> bool:
+    """Wait for a background index of `root` to finish; False if it is still at it after `timeout`.
+    A caller that must sweep to the end gets the same index sooner by waiting than by parsing
+    the same files beside it, on the same cores."""
+    end = time.monotonic() + timeout
+    while running(root):
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def finish(root: Path, index) -> None:

@@ -351,14 +351,15 @@ class Resolver:
     def _sweep(self) -> None:
         if self._swept or self._cut_short:
             return
-        if self.deadline is not None:
-            from .background import running
+        from .background import running, wait
 
-            if running(self.index.root):
-                # a background index is building it: a caller in a hurry would only race it for
-                # the same files, and wait its whole deadline every time, until it is done
-                self._cut_short = True
-                return
+        if self.deadline is not None and running(self.index.root):
+            # a background index is building it: a caller in a hurry would only race it for
+            # the same files, and wait its whole deadline every time, until it is done
+            self._cut_short = True
+            return
+        if self.deadline is None:
+            wait(self.index.root)  # then the sweep below reads only what changed since
         done = self.index.sweep(deadline=self.deadline)
         self._swept = bool(done["complete"])
         self._cut_short = not self._swept
