@@ -356,3 +356,33 @@ def test_a_namesake_copy_that_was_always_there_is_not_where_a_deleted_file_went(
     item = repo.check()[mid]
     assert item["status"] != "active"
     assert item["anchors"][0]["path"] == "shop/files.py"
+
+
+NEWTYPE = '''\
+class {name}:
+    """A 16-byte identifier kept as bytes; the wire form is hex, lower case, no dashes."""
+
+    def __init__(self, raw: bytes) -> None:
+        if len(raw) != 16:
+            raise ValueError(f"expected 16 bytes, got {{len(raw)}}")
+        self.raw = raw
+
+    def wire(self) -> str:
+        return self.raw.hex()
+'''
+
+
+def test_twins_with_identical_bodies_moved_together_each_follow_to_their_own_name(repo):
+    # Two types share a body (hence a hash); once one has been followed, the other must not be
+    # sent to the same place: each memory keeps its own follow.
+    repo.write("types/uuid.py", NEWTYPE.format(name="Uuid"))
+    repo.write("types/date.py", NEWTYPE.format(name="Date"))
+    repo.commit()
+    uuid = repo.remember("Uuid is compared as bytes, never as the hex string.", "types/uuid.py::Uuid")
+    date = repo.remember("Date reuses the 16-byte layout for the timeline index.", "types/date.py::Date")
+    repo.move("types/uuid.py", "model/uuid.py")
+    repo.move("types/date.py", "model/date.py")
+    for _ in range(2):  # the second check reads the follows the first one kept
+        items = repo.check()
+        got = {mid: (items[mid]["status"], items[mid]["anchors"][0]["path"], items[mid]["anchors"][0]["symbol"]) for mid in (uuid, date)}
+        assert got == {uuid: ("active", "model/uuid.py", "Uuid"), date: ("active", "model/date.py", "Date")}

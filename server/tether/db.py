@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-SCHEMA_VERSION = "14"  # 14: JS default-exported and nested object members, module functions (13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "15"  # 15: follows keyed by the anchor (14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS snippets(hash TEXT PRIMARY KEY, text TEXT);
 CREATE TABLE IF NOT EXISTS searches(anchor_hash TEXT PRIMARY KEY, stamp TEXT, at REAL);
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(qualname);
 CREATE TABLE IF NOT EXISTS follows(
-  anchor_hash TEXT, path TEXT, symbol TEXT, discriminator TEXT, PRIMARY KEY(anchor_hash, path, symbol));
+  anchor_hash TEXT, from_path TEXT, from_symbol TEXT, from_disc TEXT, path TEXT, symbol TEXT, discriminator TEXT,
+  PRIMARY KEY(anchor_hash, from_path, from_symbol, from_disc));
 CREATE TABLE IF NOT EXISTS mem_files(
   name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
 CREATE TABLE IF NOT EXISTS mems(

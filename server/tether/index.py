@@ -14,10 +14,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .anchor.model import FileFacts, Symbol
 from .db import transaction
 from .repo import list_files
+
+if TYPE_CHECKING:
+    from .memory import Anchor
 
 RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps
 PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
@@ -431,17 +435,24 @@ class CodeIndex:
         self.conn.execute("INSERT OR IGNORE INTO snippets(hash, text) VALUES(?, ?)", (hash_, text))
 
     # -- where a renamed or moved anchor was last found ---------------------------------------
-    def follow(self, anchor_hash: str) -> list[tuple[str, str | None, str | None]]:
+    # Keyed by the anchor itself (its hash and where it was written), never its hash alone: twins
+    # with identical bodies (two newtypes, two copied handlers) share a hash, and one's follow must
+    # not send the other to the same place.
+    def follow(self, a: Anchor) -> list[tuple[str, str | None, str | None]]:
         return list(
-            self.conn.execute("SELECT path, symbol, discriminator FROM follows WHERE anchor_hash=?", (anchor_hash,))
+            self.conn.execute(
+                "SELECT path, symbol, discriminator FROM follows "
+                "WHERE anchor_hash=? AND from_path=? AND from_symbol=? AND from_disc=?",
+                _follow_key(a),
+            )
         )
 
-    def remember_follow(self, anchor_hash: str, path: str, symbol: str | None, disc: str | None) -> None:
+    def remember_follow(self, a: Anchor, path: str, symbol: str | None, disc: str | None) -> None:
         with transaction(self.conn):
-            self.conn.execute("DELETE FROM follows WHERE anchor_hash=?", (anchor_hash,))
             self.conn.execute(
-                "INSERT INTO follows(anchor_hash, path, symbol, discriminator) VALUES(?,?,?,?)",
-                (anchor_hash, path, symbol or "", disc),
+                "INSERT OR REPLACE INTO follows(anchor_hash, from_path, from_symbol, from_disc, path, symbol, discriminator) "
+                "VALUES(?,?,?,?,?,?,?)",
+                (*_follow_key(a), path, symbol or "", disc),
             )
 
     # -- internals ----------------------------------------------------------------------------
@@ -465,3 +476,6 @@ class CodeIndex:
             symbol_rows,
         )
 
+
+def _follow_key(a: Anchor) -> tuple[str, str, str, str]:
+    return (a.hash, a.path, a.symbol or "", a.discriminator or "")

@@ -181,7 +181,7 @@ class Resolver:
     def _follow(self, a: Anchor, commit: str | None = None) -> Resolution | None:
         """Find the body by hash elsewhere (rename, move); None if it is nowhere."""
         edited_there = None
-        for path, symbol, disc in self.index.follow(a.hash):
+        for path, symbol, disc in self.index.follow(a):
             if self.index.file(path) is not None:
                 for s in self.index.symbols(path, symbol):
                     if s.hash == a.hash:
@@ -197,7 +197,7 @@ class Resolver:
             renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
             if renamed is not None:
                 path, s = renamed
-                self.index.remember_follow(a.hash, path, s.qualname, s.discriminator)
+                self.index.remember_follow(a, path, s.qualname, s.discriminator)
                 return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
             if edited_there is not None:
                 # renamed or moved earlier, edited since: stale where it went, not deleted
@@ -217,7 +217,7 @@ class Resolver:
                 "stale", "low_entropy", a.path, a.symbol, a.discriminator,
                 candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
             )
-        self.index.remember_follow(a.hash, path, s.qualname, s.discriminator)
+        self.index.remember_follow(a, path, s.qualname, s.discriminator)
         return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
 
     # -- whole files ------------------------------------------------------------------------
@@ -234,7 +234,7 @@ class Resolver:
                 if old is not None and new is not None:
                     diff = compact_diff(old, new)
             return Resolution("stale", "file_edited", a.path, diff=diff)
-        for path, _, _ in self.index.follow(a.hash):
+        for path, _, _ in self.index.follow(a):
             moved = self.index.file(path)
             if moved is not None and moved.hash == a.hash:
                 return Resolution("active", None, path, followed=True)
@@ -250,7 +250,7 @@ class Resolver:
             return Resolution("stale", "ambiguous_anchor", a.path, candidates=tuple(h.path for h in hits))
         if self._file_bits(hits[0].path) < FILE_LOW_ENTROPY_BITS:
             return Resolution("stale", "low_entropy", a.path, candidates=(hits[0].path,))
-        self.index.remember_follow(a.hash, hits[0].path, None, None)
+        self.index.remember_follow(a, hits[0].path, None, None)
         return Resolution("active", None, hits[0].path, followed=True)
 
     # -- helpers ----------------------------------------------------------------------------
