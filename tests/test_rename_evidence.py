@@ -81,3 +81,51 @@ def test_a_recursive_function_renamed_throughout_is_still_followed(repo, path, b
     repo.commit("rename")
     item = repo.check()[mid]
     assert (item["status"], item["anchors"][0]["symbol"]) == ("active", qual.replace(name, new))
+
+
+@pytest.mark.parametrize("path, before, after", [
+    ("lib/client.py",
+     "def get(key, default=None):\n    return api.get(key, default) or fallback.lookup(key)\n",
+     "def fetch(key, default=None):\n    return api.fetch(key, default) or fallback.lookup(key)\n"),
+    ("src/client.ts",
+     "export const get = (key: string) => api.get(key) ?? fallback.lookup(key);\n",
+     "export const fetch = (key: string) => api.fetch(key) ?? fallback.lookup(key);\n"),
+    ("src/client.go",
+     "package client\n\nfunc Get(key string) string {\n\treturn api.Get(key) + fallback.Lookup(key)\n}\n",
+     "package client\n\nfunc Fetch(key string) string {\n\treturn api.Fetch(key) + fallback.Lookup(key)\n}\n"),
+], ids=["python", "typescript", "go"])
+def test_a_rename_that_also_changes_which_member_of_another_object_is_called_is_not_served_active(repo, path, before, after):
+    # `get` -> `fetch` and `api.get` -> `api.fetch`: the second is another object's member, so
+    # the code now calls something else. Spelling `fetch` back as `get` everywhere would hide that.
+    repo.write(path, before)
+    repo.commit()
+    old = "Get" if path.endswith(".go") else "get"
+    mid = repo.remember("Reads go through the API first; the fallback only serves cold keys.", f"{path}::{old}")
+    repo.write(path, after)
+    repo.commit("rename")
+    assert repo.check()[mid]["status"] != "active"
+
+
+@pytest.mark.parametrize("path, before, after, qual", [
+    ("lib/tree.py",
+     "class Tree:\n    def walk(self, node):\n        for child in node.children:\n            self.walk(child)\n        return node\n",
+     "class Tree:\n    def visit(self, node):\n        for child in node.children:\n            self.visit(child)\n        return node\n",
+     "Tree.walk"),
+    ("src/tree.go",
+     "package tree\n\nfunc (t *Tree) Walk(n *Node) int {\n\tsum := n.Value\n\tfor _, c := range n.Children {\n\t\tsum += t.Walk(c)\n\t}\n\treturn sum\n}\n",
+     "package tree\n\nfunc (t *Tree) Visit(n *Node) int {\n\tsum := n.Value\n\tfor _, c := range n.Children {\n\t\tsum += t.Visit(c)\n\t}\n\treturn sum\n}\n",
+     "Tree.Walk"),
+    ("src/tree.lua",
+     "local Tree = {}\nfunction Tree:walk(node)\n  local sum = node.value\n  for _, c in ipairs(node.children) do sum = sum + self:walk(c) end\n  return sum\nend\nreturn Tree\n",
+     "local Tree = {}\nfunction Tree:visit(node)\n  local sum = node.value\n  for _, c in ipairs(node.children) do sum = sum + self:visit(c) end\n  return sum\nend\nreturn Tree\n",
+     "Tree.walk"),
+], ids=["python-self", "go-receiver", "lua-colon"])
+def test_a_method_renamed_with_its_calls_through_its_own_receiver_is_followed(repo, path, before, after, qual):
+    repo.write(path, before)
+    repo.commit()
+    mid = repo.remember("Recursion depth is bounded by the tree depth, never by input size.", f"{path}::{qual}")
+    repo.write(path, after)
+    repo.commit("rename")
+    item = repo.check()[mid]
+    new = qual.replace("walk", "visit").replace("Walk", "Visit")
+    assert (item["status"], item["anchors"][0]["symbol"]) == ("active", new)

@@ -74,7 +74,9 @@ def renamed_throughout(
                 return None
             checks += 1
             literals = literal_spans(path, data, s.start_byte, s.end_byte)
-            in_code = [m for m in spelled if not any(x <= s.start_byte + m.start() < y for x, y in literals)]
+            own = _own_receivers(body, s.qualname.split(".") + old)
+            in_code = [m for m in spelled if not any(x <= s.start_byte + m.start() < y for x, y in literals)
+                       and not _foreign_member(body, m.start(), own)]
             respelled = bytearray(data[: s.start_byte])
             pos = 0
             for m in in_code:
@@ -94,6 +96,31 @@ def _one_segment_renamed(old: list[str], new: list[str]) -> tuple[str, str] | No
         return None
     diffs = [(o, n) for o, n in zip(old, new) if o != n]
     return diffs[0] if len(diffs) == 1 else None
+
+
+# Receivers through which a body reaches its own symbol: `self.get(k)` renamed with `get` is part
+# of the rename, `api.get(k)` is another object's member and stays spelled as it is.
+_SELF_RECEIVERS = frozenset({b"self", b"this", b"cls", b"Self", b"static", b"$this", b"__MODULE__"})
+_ACCESSOR = re.compile(rb"(?:(?:\?\.|\.|->|::)\s*|(?<=[\w$]):)$")  # Lua's `self:get`, never a block's colon
+_RECEIVER = re.compile(rb"[\w$@]+$")
+_GO_RECEIVER = re.compile(rb"\s*func\s*\(\s*(\w+)")
+
+
+def _own_receivers(body: bytes, segments: list[str]) -> frozenset[bytes]:
+    """The names a member access on the symbol's own object or type may start with: the usual
+    self-references, the qualified name's segments (`Account.open`), a Go method's receiver."""
+    go = _GO_RECEIVER.match(body)
+    return _SELF_RECEIVERS | {seg.encode() for seg in segments} | ({go.group(1)} if go else set())
+
+
+def _foreign_member(body: bytes, at: int, own: frozenset[bytes]) -> bool:
+    """Is the name at `at` a member of some other object (`api.get`, `conn->close`)?"""
+    before = body[max(0, at - 80) : at]
+    accessor = _ACCESSOR.search(before)
+    if accessor is None:
+        return False
+    receiver = _RECEIVER.search(before[: accessor.start()].rstrip())
+    return receiver is None or receiver.group(0) not in own
 
 
 def _word(name: str) -> re.Pattern[bytes]:
