@@ -51,7 +51,31 @@ def analyze(path: str, data: bytes, entropy: bool = False) -> FileFacts:
     """Hash the file and extract its symbols when it is text, small enough, and parseable.
 
     `entropy`: measure code symbols' information too (sections and keys always have theirs).
+
+    Symbols are hashed as the content hash reads the file, with CRLF line endings as LF: a
+    checkout's line endings are no edit, and a multi-line string must not hash them in (else the
+    index, which keeps a file whose content hash holds, and a re-parse would disagree). Their
+    offsets are the file's own.
     """
+    if b"\r\n" not in data:
+        return _analyze(path, data, entropy)
+    facts = _analyze(path, data.replace(b"\r\n", b"\n"), entropy)
+    return replace(facts, size=len(data), symbols=tuple(_at_crlf_offsets(facts.symbols, data)))
+
+
+def _at_crlf_offsets(symbols: Iterable[Symbol], data: bytes) -> Iterable[Symbol]:
+    """Symbols found in `data` with CRLF read as LF, at offsets into `data` itself."""
+    from bisect import bisect_left
+
+    lfs, at = [], data.find(b"\r\n")
+    while at != -1:
+        lfs.append(at - len(lfs))  # where this line's LF sits once the CRs before it are gone
+        at = data.find(b"\r\n", at + 2)
+    for s in symbols:
+        yield replace(s, start_byte=s.start_byte + bisect_left(lfs, s.start_byte), end_byte=s.end_byte + bisect_left(lfs, s.end_byte))
+
+
+def _analyze(path: str, data: bytes, entropy: bool) -> FileFacts:
     h = content_hash(data)
     kind = kind_of(path)
     script = language_for_script(data) if kind is None and data[:2] == b"#!" else None
