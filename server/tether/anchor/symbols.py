@@ -319,6 +319,10 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
             part = symbol_tokens(toks, span, [spans[h] for h in d.holes if h in spans])
         else:
             part = _joined(group, toks, spans)
+        if lang.name == "go" and d.node.type == "const_spec":
+            from .go_consts import implied_tokens
+
+            part += implied_tokens(d.node, lang, source)
         bits = round(tokens_bits(part), 1) if entropy else None
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         out.append(
