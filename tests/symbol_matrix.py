@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from tether.anchor.extract import analyze
+from tether.anchor.languages import language_named
 
 
 def symbols(path: str, source: str) -> list:
@@ -39,7 +40,7 @@ def matrix(source: Callable[[str], tuple[str, str]], expected: dict, changes: di
         symbol, (old, new), renamed_to, (edit_old, edit_new) = changes[lang]
         assert old in text and edit_old in text
         before = one(path, text, symbol)
-        assert before.hash.startswith("t1:")
+        assert before.hash.startswith(f"t{language_named(lang).hash_format}:")
         assert one(path, text.replace(old, new), renamed_to).hash == before.hash
         assert one(path, text.replace(edit_old, edit_new), symbol).hash != before.hash
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from .anchor.disc import canonical
+from .anchor.disc import disc_matches, twins_named
 from .anchor.model import Symbol
 from .diff import alike, compact_diff, names_at, text_from_git
+from .formats import OldHashes, in_current_format, outdated
 from .index import CodeIndex
 from .memory import Anchor, Memory, parse_time
 from .rename import renamed_and_edited, renamed_throughout
@@ -86,25 +87,6 @@ def combine(results: list[Resolution]) -> tuple[str, str | None]:
     return "stale", next(r.reason for r in results if r.status == "stale")
 
 
-def _disc_matches(stored: str | None, current: str | None) -> bool:
-    if stored is None:
-        return True
-    if stored == "":
-        return current is None
-    a, b = canonical(stored), canonical(current)
-    if a == b:
-        return True
-    # an ordinal (`#2`) told identical signatures apart; it may have come or gone since
-    return a is not None and b is not None and a.split("#", 1)[0] == b.split("#", 1)[0]
-
-
-def _twins_named(disc: str | None, items: list, disc_of) -> list:
-    """The items whose discriminator names the anchor's twin: exactly (ordinal included) if any
-    does, else loosely."""
-    exact = [x for x in items if disc and canonical(disc_of(x)) == canonical(disc)]
-    return exact or [x for x in items if _disc_matches(disc, disc_of(x))]
-
-
 class Resolver:
     """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
 
@@ -115,6 +97,7 @@ class Resolver:
         self._swept = False
         self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
         self._snippets: dict[str, str] = {}
+        self._old_hashes = OldHashes(index)
 
     def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
         results = [self.anchor(a, m.commit) for a in m.anchors]
@@ -124,6 +107,14 @@ class Resolver:
     def anchor(self, a: Anchor, commit: str | None = None) -> Resolution:
         if a.type == "file":
             return self._file(a, commit)
+        if outdated(a):
+            # most code hashes alike in both formats: read as written now, it is followed as ever
+            now = self._symbol(in_current_format(a), commit)
+            c = self._old_hashes.unchanged(a) if now.status != "active" else None
+            if c is None:
+                return now
+            self._keep(a, c.start_byte, c.end_byte)
+            return Resolution("active", None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
         return self._symbol(a, commit)
 
     def flush(self) -> None:
@@ -148,7 +139,7 @@ class Resolver:
                 self._keep(a, c.start_byte, c.end_byte)
                 return Resolution("active", None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
         # the twin whose discriminator matches exactly (ordinal included) first, then loosely
-        same = _twins_named(a.discriminator, cands, lambda c: c.discriminator)
+        same = twins_named(a.discriminator, cands, lambda c: c.discriminator)
         if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
             c = (same or cands)[0]
             return self._edited(a, commit, c)
@@ -186,7 +177,7 @@ class Resolver:
                 for s in self.index.symbols(path, symbol):
                     if s.hash == a.hash:
                         return Resolution("active", None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
-                    if _disc_matches(disc, s.discriminator):
+                    if disc_matches(disc, s.discriminator):
                         edited_there = (path, s)
         hits = self._search(a, self.index.find_symbols)
         if hits is None:
@@ -307,7 +298,7 @@ class Resolver:
             return None
         base = a.path.rpartition("/")[2]
         named = [(p, s) for p, s in hits if s.qualname == a.symbol and p.rpartition("/")[2] == base]
-        same = _twins_named(a.discriminator, named, lambda h: h[1].discriminator)
+        same = twins_named(a.discriminator, named, lambda h: h[1].discriminator)
         if len(same) != 1:
             return None
         root = self.index.root
@@ -323,9 +314,9 @@ class Resolver:
             return None
         base = a.path.rpartition("/")[2]
         found = [(p, s) for p, s in self.index.find_named(a.symbol)
-                 if p.rpartition("/")[2] == base and _disc_matches(a.discriminator, s.discriminator)]
+                 if p.rpartition("/")[2] == base and disc_matches(a.discriminator, s.discriminator)]
         if len(found) == 1 and self.index.file(found[0][0]) is not None:
-            fresh = [s for s in self.index.symbols(found[0][0], a.symbol) if _disc_matches(a.discriminator, s.discriminator)]
+            fresh = [s for s in self.index.symbols(found[0][0], a.symbol) if disc_matches(a.discriminator, s.discriminator)]
             if len(fresh) == 1 and self._resembles(a, self._text(found[0][0], fresh[0])):
                 return found[0][0], fresh[0]
         return None

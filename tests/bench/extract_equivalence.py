@@ -43,11 +43,11 @@ def facts_json(facts) -> dict:
     return out
 
 
-def extract(path: str, data: bytes) -> dict:
+def extract(path: str, data: bytes, hash_format: int | None = None) -> dict:
     from tether.anchor.extract import analyze
 
     try:
-        return facts_json(analyze(path, data, entropy=True))  # every field, entropy measured too
+        return facts_json(analyze(path, data, entropy=True, hash_format=hash_format))  # every field, entropy too
     except Exception as e:  # noqa: BLE001 - a crash is an outcome to compare too
         return {"error": type(e).__name__}
 
@@ -178,13 +178,22 @@ def load_golden() -> dict[str, dict]:
 def write_golden(rewrite: bool) -> None:
     """Add the sources the golden lacks (a new language); with `rewrite`, re-extract every entry.
 
-    Rewriting accepts whatever the code now extracts: do it only for an intended format change."""
-    golden = {} if rewrite else load_golden()
+    Rewriting accepts whatever the code now extracts: do it only for an intended format change.
+    What an entry extracted in hash format 1 is kept as its `format1` (anchors written then must
+    still be read the same way): taken from the old facts when the language's format first moves on."""
+    old = load_golden()
+    golden = {} if rewrite else dict(old)
     added = 0
     for path, data in golden_sources().items():
         if path not in golden:
             golden[path] = {"source": data.decode(), "facts": extract(path, data)}
             added += 1
+            was = old.get(path)
+            if was is not None and "format1" in was:
+                golden[path]["format1"] = was["format1"]
+            elif was is not None and any(str(r[7]).startswith("t1:") for r in was["facts"].get("symbols", [])) \
+                    and not all(str(r[7]).startswith("t1:") for r in golden[path]["facts"].get("symbols", [])):
+                golden[path]["format1"] = was["facts"]
     rows = []
     for path in sorted(golden):
         entry = golden[path]
@@ -192,8 +201,11 @@ def write_golden(rewrite: bool) -> None:
         symbols = facts.pop("symbols", [])
         head = orjson.dumps(facts, option=orjson.OPT_SORT_KEYS).decode()[:-1]
         body = ",\n".join("   " + orjson.dumps(s).decode() for s in symbols)
+        format1 = ""
+        if "format1" in entry:
+            format1 = ",\n  \"format1\": " + orjson.dumps(entry["format1"], option=orjson.OPT_SORT_KEYS).decode()
         rows.append(f"{orjson.dumps(path).decode()}: {{\"source\": {orjson.dumps(entry['source']).decode()},\n"
-                    f"  \"facts\": {head}, \"symbols\": [\n{body}]}}}}")
+                    f"  \"facts\": {head}, \"symbols\": [\n{body}]}}{format1}}}")
     GOLDEN.write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
     print(f"{GOLDEN}: {len(golden)} files, {added} (re)extracted")
 

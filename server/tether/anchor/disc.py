@@ -26,3 +26,22 @@ def canonical(text: str | None) -> str | None:
     if text is None:
         return None
     return _AROUND_PUNCT.sub(r"\1", spell(text)).replace("'", '"')
+
+
+def disc_matches(stored: str | None, current: str | None) -> bool:
+    if stored is None:
+        return True
+    if stored == "":
+        return current is None
+    a, b = canonical(stored), canonical(current)
+    if a == b:
+        return True
+    # an ordinal (`#2`) told identical signatures apart; it may have come or gone since
+    return a is not None and b is not None and a.split("#", 1)[0] == b.split("#", 1)[0]
+
+
+def twins_named(disc: str | None, items: list, disc_of) -> list:
+    """The items whose discriminator names the anchor's twin: exactly (ordinal included) if any
+    does, else loosely."""
+    exact = [x for x in items if disc and canonical(disc_of(x)) == canonical(disc)]
+    return exact or [x for x in items if disc_matches(disc, disc_of(x))]

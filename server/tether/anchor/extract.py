@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .config import CONFIG_KINDS, LOCK_FILES, extract_keys
-from .languages import Language, language_for, language_for_script, language_named
+from .languages import Language, language_for, language_for_script, language_named, legacy
 from .markdown import extract_sections
 from .model import FileFacts, Symbol
 from .normalize import digest, information_bits
@@ -47,10 +47,11 @@ def analysis_key(path: str) -> tuple:
     return kind_of(path), os.path.basename(path) in LOCK_FILES
 
 
-def analyze(path: str, data: bytes, entropy: bool = False) -> FileFacts:
+def analyze(path: str, data: bytes, entropy: bool = False, hash_format: int | None = None) -> FileFacts:
     """Hash the file and extract its symbols when it is text, small enough, and parseable.
 
     `entropy`: measure code symbols' information too (sections and keys always have theirs).
+    `hash_format=1`: hash code as format 1 did (anchors written before their language's change).
 
     Symbols are hashed as the content hash reads the file, with CRLF line endings as LF: a
     checkout's line endings are no edit, and a multi-line string must not hash them in (else the
@@ -58,8 +59,8 @@ def analyze(path: str, data: bytes, entropy: bool = False) -> FileFacts:
     offsets are the file's own.
     """
     if b"\r\n" not in data:
-        return _analyze(path, data, entropy)
-    facts = _analyze(path, data.replace(b"\r\n", b"\n"), entropy)
+        return _analyze(path, data, entropy, hash_format)
+    facts = _analyze(path, data.replace(b"\r\n", b"\n"), entropy, hash_format)
     return replace(facts, size=len(data), symbols=tuple(_at_crlf_offsets(facts.symbols, data)))
 
 
@@ -75,7 +76,7 @@ def _at_crlf_offsets(symbols: Iterable[Symbol], data: bytes) -> Iterable[Symbol]
         yield replace(s, start_byte=s.start_byte + bisect_left(lfs, s.start_byte), end_byte=s.end_byte + bisect_left(lfs, s.end_byte))
 
 
-def _analyze(path: str, data: bytes, entropy: bool) -> FileFacts:
+def _analyze(path: str, data: bytes, entropy: bool, hash_format: int | None) -> FileFacts:
     h = content_hash(data)
     kind = kind_of(path)
     script = language_for_script(data) if kind is None and data[:2] == b"#!" else None
@@ -108,6 +109,8 @@ def _analyze(path: str, data: bytes, entropy: bool) -> FileFacts:
     else:
         lang = language_for(path) or script
         assert lang is not None
+        if hash_format == 1:
+            lang = legacy(lang)
         symbols = embedded_symbols(lang, data, entropy) if lang.embedded else extract_symbols(lang, data, entropy)
     return FileFacts(kind, h, len(data), tuple(symbols))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .languages import Language
-from .normalize import token_stream
+from .normalize import IMPLIED, token_stream
 
 _IOTA = re.compile(rb"(?<![\w])iota(?![\w])")
 
@@ -32,9 +32,9 @@ def implied_tokens(spec, lang: Language, source: bytes) -> list[bytes]:
         for field in ("type", "value"):
             node = valued.child_by_field_name(field)
             if node is not None:
-                out.append(b"\x02repeats " + field.encode())
+                out.append(IMPLIED + b"repeats " + field.encode())
                 out += token_stream(node, lang, ())[0]
     value = valued.child_by_field_name("value")
     if at and _IOTA.search(source[value.start_byte : value.end_byte]):
-        out.append(b"\x02iota=%d" % at)  # index 0 adds nothing: a lone `X = iota` hashes as before
+        out.append(IMPLIED + b"iota=%d" % at)  # index 0 adds nothing: a lone `X = iota` hashes as before
     return out

@@ -21,6 +21,7 @@ TREE_PREFIX = "t1:"
 OPEN = b"\x01"
 CLOSE = b"\x02"
 HOLE = b"\x03"  # stands in for the symbol's own name (and Go receiver), so renames keep the hash
+IMPLIED = b"\x04"  # starts a token a definition takes from outside its own node (anchor/implied.py)
 SEP = b"\x1f"
 
 def digest(prefix: str, data: bytes) -> str:
@@ -67,7 +68,7 @@ _ANON, _DROP, _TRANSPARENT, _NAMED, _LEAF, _SPECIAL = range(6)
 class _Kind:
     """How the walk treats every node of one kind in one language."""
 
-    __slots__ = ("alias", "code", "generic", "name", "plain", "prefix", "sep", "token")
+    __slots__ = ("alias", "code", "generic", "kept", "name", "plain", "prefix", "sep", "token")
 
     def __init__(self, lang: Language, name: str, named: bool) -> None:
         self.name = name
@@ -75,6 +76,8 @@ class _Kind:
             self.code = _ANON
             self.token = None if name in lang.punctuation else name.encode()
             self.sep = name.encode() if name in lang.punctuation and name in SEPARATORS else None
+            # the parents in which this punctuation is meaning (Rust `[0; n]`), else falsy
+            self.kept = lang.kept_semicolons if name == ";" else None
             return
         alias = self.alias = dict(lang.aliases).get(name, name)
         self.token = OPEN + alias.encode()
@@ -158,6 +161,9 @@ def token_stream(
         if code == _ANON:
             if k.token is not None:
                 append(k.token)
+                slot = False
+            elif k.kept and frames and frames[-1][0] in k.kept:
+                append(b";")
                 slot = False
             else:
                 if slot and k.sep is not None:
@@ -363,8 +369,8 @@ def symbol_tokens(toks: list[bytes], span: tuple[int, int], holes: Iterable[tupl
     return part
 
 
-def tokens_hash(part: list[bytes]) -> str:
-    return digest(TREE_PREFIX, SEP.join(part))
+def tokens_hash(part: list[bytes], hash_format: int = 1) -> str:
+    return digest(TREE_PREFIX if hash_format == 1 else f"t{hash_format}:", SEP.join(part))
 
 
 def tokens_bits(part: list[bytes]) -> float:

@@ -319,14 +319,14 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
             part = symbol_tokens(toks, span, [spans[h] for h in d.holes if h in spans])
         else:
             part = _joined(group, toks, spans)
-        if lang.name == "go" and d.node.type == "const_spec":
-            from .go_consts import implied_tokens
+        if lang.implied is not None:
+            from .implied import HOOKS
 
-            part += implied_tokens(d.node, lang, source)
+            part += HOOKS[lang.implied](d.node, lang, source)
         bits = round(tokens_bits(part), 1) if entropy else None
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part), bits)
+            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part, lang.hash_format), bits)
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)

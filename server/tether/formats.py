@@ -1,0 +1,56 @@
+"""Anchors written before their language's hash format changed (`t1:` on a Rust or Go symbol
+once those hash in format 2).
+
+Most code hashes to the same digest in both formats (a format adds what the old one missed:
+Rust attributes, Go repeated constants), so such an anchor is first read with its digest under the
+current prefix, and renames and moves are followed as ever. Code the new format reads differently
+is checked at the anchor's own place the way it was written: unchanged as format 1 sees it is
+active, not a false alarm. Only there, and only for these anchors: new ones see what the new
+format sees, and `tether reanchor` moves an old one to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .anchor.languages import language_for
+from .anchor.model import Symbol
+from .index import CodeIndex
+from .memory import Anchor
+
+
+def outdated(a: Anchor) -> bool:
+    lang = language_for(a.path)
+    return lang is not None and lang.hash_format > 1 and a.hash.startswith("t1:")
+
+
+def in_current_format(a: Anchor) -> Anchor:
+    lang = language_for(a.path)
+    assert lang is not None
+    return replace(a, hash=f"t{lang.hash_format}:{a.hash[3:]}")
+
+
+class OldHashes:
+    """Format-1 hashes of the symbols of the files asked about, parsed once per file per reader."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+        self._by_path: dict[str, dict[tuple[int, str], str]] = {}
+
+    def unchanged(self, a: Anchor) -> Symbol | None:
+        """The symbol at the anchor's place if format 1 hashes it as the anchor holds."""
+        if self.index.file(a.path) is None:
+            return None
+        for c in self.index.symbols(a.path, a.symbol):
+            if self._at(a.path, c.start_byte, c.qualname) == a.hash:
+                return c
+        return None
+
+    def _at(self, path: str, start_byte: int, qualname: str) -> str | None:
+        if path not in self._by_path:
+            from .anchor.extract import analyze  # the parsing machinery, only for an outdated anchor
+
+            data = self.index.read_bytes(path)
+            facts = analyze(path, data, hash_format=1) if data is not None else None
+            self._by_path[path] = {(s.start_byte, s.qualname): s.hash for s in facts.symbols} if facts else {}
+        return self._by_path[path].get((start_byte, qualname))

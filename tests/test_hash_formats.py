@@ -1,0 +1,50 @@
+"""Memories written before their language's hash format changed. The fixture's memory files were
+written by tether at 7631558 (Rust and Go hashed in format 1, `t1:`), on the code beside them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+FIXTURE = Path(__file__).parent / "fixtures" / "format1"
+ROUNDING = "d0cbd495-b550-45ff-bb2c-84bd6290226f"  # src/order.rs::OrderLine.total_cents
+CAMEL = "8beddf16-f5c4-4146-934c-6b7b0af3931d"  # src/order.rs::OrderLine
+PARSE = "e4dda5b6-903a-46aa-b5a1-108579afc763"  # src/level.go::Parse
+
+
+def _old_memories(repo):
+    shutil.copytree(FIXTURE / "src", repo.path / "src")
+    repo.commit()
+    shutil.copytree(FIXTURE / "memories", repo.path / ".tether" / "memories")
+
+
+def test_format_1_memories_on_unchanged_code_stay_active(repo):
+    _old_memories(repo)
+    items = repo.check()
+    assert len(items) == 4
+    assert {i["anchors"][0]["symbol"]: i["status"] for i in items.values()} == dict.fromkeys(
+        ("OrderLine", "OrderLine.total_cents", "Parse", "Warn"), "active")
+    assert all(b'"hash": "t1:' in data for data in repo.memory_files().values())  # checking rewrites nothing
+
+
+def test_format_1_memories_go_stale_on_an_edit_and_reanchor_into_the_new_format(repo):
+    _old_memories(repo)
+    repo.replace("src/order.rs", "self.unit_cents * u64::from(self.quantity)", "self.unit_cents * u64::from(self.quantity) * 2")
+    repo.replace("src/level.go", 'case "warn":', 'case "warn", "warning":')
+    items = repo.check()
+    assert (items[ROUNDING]["status"], items[ROUNDING]["reason"]) == ("stale", "body_edited")
+    assert (items[PARSE]["status"], items[PARSE]["reason"]) == ("stale", "body_edited")
+    assert items[CAMEL]["status"] == "active"
+    # re-bound, the memory holds a format-2 hash, which sees an edited outer attribute
+    repo.run("reanchor", CAMEL)
+    assert repo.check()[CAMEL]["status"] == "active"
+    repo.replace("src/order.rs", '#[serde(rename_all = "camelCase")]', '#[serde(rename_all = "snake_case")]')
+    assert (repo.check()[CAMEL]["status"], repo.check()[CAMEL]["reason"]) == ("stale", "body_edited")
+
+
+def test_a_format_1_memory_on_code_both_formats_hash_alike_still_follows_a_move(repo):
+    _old_memories(repo)
+    repo.move("src/level.go", "internal/logging/level.go")
+    repo.commit("move")
+    item = repo.check()[PARSE]
+    assert (item["status"], item["anchors"][0]["path"], item["anchors"][0]["symbol"]) == ("active", "internal/logging/level.go", "Parse")
