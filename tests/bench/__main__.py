@@ -32,6 +32,7 @@ BENCHMARKS = [
     "reliability",
     "history",
     "history_js",
+    "history_ts",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")

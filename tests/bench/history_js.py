@@ -56,27 +56,28 @@ MINIFIED = re.compile(r"[.-]min\.(js|mjs|cjs)$")  # generated: nobody anchors a 
 NPM = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tether-bench" / "npm"
 NODE_MODULES = NPM / "node" / "node_modules"
 ORACLE = Path(__file__).with_name("js_oracle.js")
+ACORN = ("acorn", "acorn-walk")  # the oracle's modules, installed under NODE_MODULES
 
 
 def run(small: bool = False) -> list[Table]:
     with workdir("history_js") as tmp:
         if small:  # offline and dependency-free: judged only if a full run already installed acorn
-            with _Acorn() if shutil.which("node") and _acorn_installed() else nullcontext() as oracle:
+            with _acorn() if shutil.which("node") and installed(*ACORN) else nullcontext() as oracle:
                 return [_replay("hand-written JS, moved, edited and reformatted (smoke)",
                                 _small_history(tmp / "small"), oracle)]
         if not (shutil.which("node") and shutil.which("npm")):
             return [_not_run("node and npm not found", "npm fetches the release tarballs and acorn, "
                              "node runs the acorn oracle (js_oracle.js)")]
-        if not _acorn_installed():
-            why = _npm("install", "--prefix", str(NODE_MODULES.parent), "--no-audit", "--no-fund", "acorn@8",
-                       "acorn-walk@8")
-            if not _acorn_installed():
+        if not installed(*ACORN):
+            why = npm("install", "--prefix", str(NODE_MODULES.parent), "--no-audit", "--no-fund", "acorn@8",
+                      "acorn-walk@8")
+            if not installed(*ACORN):
                 return [_not_run("acorn could not be installed", f"`npm install acorn@8 acorn-walk@8` failed: {why}")]
         only = {p for p in os.environ.get("TETHER_BENCH_ONLY", "").split(",") if p}
         tables = []
-        with _Acorn() as oracle:
+        with _acorn() as oracle:
             for name, versions in RELEASES.items():
-                repo = _release_history(tmp / name, name, versions) if not only or name in only else None
+                repo = release_history(tmp / name, name, versions) if not only or name in only else None
                 if repo is not None:
                     tables.append(_replay(f"{name} {versions[0]} .. {versions[-1]}", repo, oracle))
         return tables or [_not_run("no release tarballs", f"`npm pack` fetched none into {NPM} "
@@ -89,7 +90,7 @@ def _not_run(why: str, detail: str) -> Table:
     return table
 
 
-def _npm(*args: str) -> str:
+def npm(*args: str) -> str:
     """Runs npm in the cache dir (no lifecycle scripts); its first line of complaint, if any."""
     NPM.mkdir(parents=True, exist_ok=True)
     try:
@@ -101,13 +102,21 @@ def _npm(*args: str) -> str:
 
 
 # -- histories ----------------------------------------------------------------------------------
-def _release_history(root: Path, name: str, versions: list[str]) -> Path | None:
-    """A repository with one commit (and tag) per release, JS sources only, or None if a tarball
-    cannot be had."""
-    archives = [NPM / f"{name}-{v}.tgz" for v in versions]  # named as `npm pack` names them
+def _is_js_source(rel: Path, size: int) -> bool:
+    """No minified copies, no vendored node_modules, nothing of 200 KiB or more once rounded up
+    (what `find -size -200k` keeps): bundles and dist builds are generated, not edited."""
+    return bool(JS.search(rel.name) and not MINIFIED.search(rel.name) and (size + 1023) // 1024 < 200
+                and "node_modules" not in rel.parts)
+
+
+def release_history(root: Path, name: str, versions: list[str], keep=_is_js_source) -> Path | None:
+    """A repository with one commit (and tag) per release, of the files `keep(path, size)` keeps,
+    or None if a tarball cannot be had."""
+    tarball = name.lstrip("@").replace("/", "-")  # named as `npm pack` names them: @scope/x-1.0.tgz is scope-x-1.0.tgz
+    archives = [NPM / f"{tarball}-{v}.tgz" for v in versions]
     for version, archive in zip(versions, archives):
         if not archive.is_file():
-            _npm("pack", "--silent", f"{name}@{version}")
+            npm("pack", "--silent", f"{name}@{version}")
     if not all(a.is_file() for a in archives):
         return None
     root.mkdir(parents=True)
@@ -118,10 +127,7 @@ def _release_history(root: Path, name: str, versions: list[str]) -> Path | None:
         with tarfile.open(archive) as tar:
             for m in tar:
                 rel = Path(*Path(m.name).parts[1:])  # below the top dir, `package/` as npm packs it
-                # no minified copies, no vendored node_modules, nothing of 200 KiB or more once rounded up
-                # (what `find -size -200k` keeps): bundles and dist builds are generated, not edited
-                if (m.isfile() and JS.search(m.name) and not MINIFIED.search(m.name) and (m.size + 1023) // 1024 < 200
-                        and "node_modules" not in rel.parts and ".." not in rel.parts):
+                if m.isfile() and ".." not in rel.parts and keep(rel, m.size):
                     (root / rel).parent.mkdir(parents=True, exist_ok=True)
                     (root / rel).write_bytes(tar.extractfile(m).read())
         if not (root / ".git").exists() or git(root, "status", "--porcelain"):  # an unchanged release: no commit
@@ -179,42 +185,42 @@ def _small_history(root: Path) -> Path:
 
 
 # -- the oracle ---------------------------------------------------------------------------------
-def _acorn_installed() -> bool:
-    return all((NODE_MODULES / m / "package.json").is_file() for m in ("acorn", "acorn-walk"))
+def installed(*modules: str) -> bool:
+    return all((NODE_MODULES / m / "package.json").is_file() for m in modules)
 
 
-class _Acorn:
-    """js_oracle.js in one long-lived node process: each file is parsed once per checkout."""
+class NodeOracle:
+    """An oracle script (js_oracle.js, ts_oracle.js) in one long-lived node process: each file is
+    parsed once per checkout. `sources`: the files whose definitions it counts."""
 
-    name = "acorn"
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(["node", str(ORACLE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, name: str, script: Path, sources: re.Pattern) -> None:
+        self.name, self.script, self.sources = name, script, sources
+        self.proc = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, env={**os.environ, "NODE_PATH": str(NODE_MODULES)})
 
     def ask(self, **req) -> dict:
         self.proc.stdin.write(json.dumps(req) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
-        answer = json.loads(line) if line else {"ok": False, "error": "js_oracle.js exited"}
+        answer = json.loads(line) if line else {"ok": False, "error": "exited"}
         if not answer["ok"]:
-            raise RuntimeError(f"js_oracle.js: {answer['error']}")
+            raise RuntimeError(f"{self.script.name}: {answer['error']}")
         return answer
 
     def fingerprints(self, path: Path, queries: list[tuple[str, int, int]]) -> list[str | None]:
-        """For each (name, first line, last line): the definition acorn finds there, hashed, or None."""
+        """For each (name, first line, last line): the definition the oracle finds there, hashed, or None."""
         qs = [{"name": n, "first": f, "last": last} for n, f, last in queries]
         return self.ask(op="fp", path=str(path), queries=qs)["answers"]
 
     def everywhere(self, repo: Path) -> Counter:
         """How many definitions of each fingerprint the checked-out tree holds."""
-        paths = [str(repo / p) for p in git(repo, "ls-files").splitlines() if JS.search(p)]
+        paths = [str(repo / p) for p in git(repo, "ls-files").splitlines() if self.sources.search(p)]
         return Counter(self.ask(op="all", paths=paths)["counts"])
 
     def reset(self) -> None:
         self.ask(op="reset")  # it knows a file by its stat, which a checkout need not change
 
-    def __enter__(self) -> _Acorn:
+    def __enter__(self) -> NodeOracle:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -222,5 +228,9 @@ class _Acorn:
         self.proc.wait(timeout=30)
 
 
-def _replay(title: str, repo: Path, oracle: _Acorn | None) -> Table:
+def _acorn() -> NodeOracle:
+    return NodeOracle("acorn", ORACLE, JS)
+
+
+def _replay(title: str, repo: Path, oracle: NodeOracle | None) -> Table:
     return replay(f"Real JS history: {title}", repo, oracle, Plan(JS, KINDS, PER_PAIR, PER_FILE))

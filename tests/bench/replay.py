@@ -49,6 +49,8 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
     rng = random.Random(0)  # the same memories on every run
     tally: Counter = Counter()
     wrong: list[str] = []
+    odd: list[str] = []  # what the oracle calls a cosmetic stale or a missed follow, to look into by hand
+    unlocated: list[str] = []
     said = oracle.name if oracle else "the oracle"
 
     def checkout(rev: str) -> None:
@@ -77,6 +79,7 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
                     break
                 if oracle and fp is None:  # the oracle sees no such definition there: nothing to judge against
                     tally["not located by the oracle at anchoring"] += 1
+                    unlocated.append(f"left out: {rel}::{s.qualname} ({s.kind}, lines {s.start_line}-{s.end_line}, {pair})")
                     continue
                 spec = f"{rel}::{s.qualname}" + (f"@{s.discriminator}" if s.discriminator else "")
                 m = t.remember(f"Replay note {len(anchored)}.", [spec], force=True)
@@ -103,12 +106,17 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
                     wrong.append(f"false fresh: {spec} -> {r.path}::{r.symbol}, {how} ({pair})")
             elif v.status == "stale":
                 tally[f"stale, {r.reason}"] += 1
-                tally["oracle equal, yet stale"] += oracle is not None and now == fp
+                if oracle is not None and now == fp:
+                    tally["oracle equal, yet stale"] += 1
+                    odd.append(f"stale, {said} equal: {spec} -> {r.path}::{r.symbol} {r.reason} ({pair})")
             else:
                 tally[f"{v.status}, {r.reason}"] += 1
                 if oracle:
                     everywhere = oracle.everywhere(repo) if everywhere is None else everywhere
-                    tally["deleted, one identical definition elsewhere"] += everywhere[fp] == 1
+                    if everywhere[fp] == 1:
+                        tally["deleted, one identical definition elsewhere"] += 1
+                        odd.append(f"missed follow: {spec} {v.status} {r.reason}, one {said}-identical "
+                                   f"definition {fp[:12]} exists ({pair})")
         t.close()
 
         checkout(a)
@@ -125,6 +133,9 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
     table = Table(f"{title}, {len(revs)} commits")
     table.add(f"memories anchored ({', '.join(plan.kinds)} of the files each commit changed, at most "
               f"{plan.per_pair} a commit, {plan.per_file} a file)", f"{tally['memories']:,}")
+    if oracle:
+        table.add(f"left out: a symbol {said} finds no definition of at its lines",
+                  f"{tally['not located by the oracle at anchoring']:,}")
     for key in sorted(k for k in tally if k.startswith(("active", "stale", "invalidated"))):
         table.add(key, f"{tally[key]:,}")
     table.add(f"false fresh (active, but {said} says the code differs)", judged("FALSE FRESH"), "0",
@@ -135,6 +146,6 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
               judged("deleted, one identical definition elsewhere"))
     if oracle is None:
         table.notes.append("no oracle here: verdicts counted, not judged")
-    table.notes += wrong[:20]
+    table.notes += (wrong + odd + unlocated)[:20]
     table.data = dict(tally)
     return table
