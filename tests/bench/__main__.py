@@ -33,6 +33,7 @@ BENCHMARKS = [
     "history",
     "history_js",
     "history_ts",
+    "history_rust",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")
