@@ -34,6 +34,7 @@ BENCHMARKS = [
     "history_js",
     "history_ts",
     "history_rust",
+    "history_go",
 ]
 
 RESULTS = Path(__file__).with_name("results.json")
