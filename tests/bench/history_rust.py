@@ -7,7 +7,7 @@ statics, modules and macros of the `.rs` files the release changed are anchored 
 (at most 500, 150 a file, files in a fixed-seed shuffle), the newer one is checked out, and every
 verdict is judged by rust_oracle.py (a lexer and item locator of the bench's own; comments,
 formatting, cosmetic trailing commas, compiler hints and the item's own name left out, its other
-outer attributes folded in, which tether's hash leaves out by design: see the table's note):
+outer attributes folded in, as tether's hash format 2 does):
 
 - active (in place or followed): the code it points at must be the anchored code, else FALSE FRESH;
 - stale: code at the place it names that the oracle calls unchanged is counted as "stale, equal";
@@ -215,8 +215,4 @@ def _small_history(root: Path) -> Path:
 
 
 def _replay(title: str, repo: Path) -> Table:
-    table = replay(f"Real Rust history: {title}", repo, RustOracle(), Plan(RS, KINDS, PER_PAIR, PER_FILE))
-    table.notes.insert(0, "the oracle folds in outer attributes other than hints (`#[derive]`, `#[cfg]`, "
-                          "`#[pyo3(..)]`), which tether's hash leaves out: an edit to those alone under an "
-                          "active memory counts as false fresh")
-    return table
+    return replay(f"Real Rust history: {title}", repo, RustOracle(), Plan(RS, KINDS, PER_PAIR, PER_FILE))
