@@ -48,3 +48,10 @@ def test_a_format_1_memory_on_code_both_formats_hash_alike_still_follows_a_move(
     repo.commit("move")
     item = repo.check()[PARSE]
     assert (item["status"], item["anchors"][0]["path"], item["anchors"][0]["symbol"]) == ("active", "internal/logging/level.go", "Parse")
+
+
+def test_the_resolvers_table_of_hash_formats_agrees_with_the_language_registry():
+    from tether.anchor.hash_formats import CURRENT
+    from tether.anchor.languages import LANGUAGES
+
+    assert CURRENT == {lang.name: lang.hash_format for lang in LANGUAGES if lang.hash_format > 1}

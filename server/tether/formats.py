@@ -13,21 +13,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .anchor.languages import language_for
+from .anchor.hash_formats import current
 from .anchor.model import Symbol
 from .index import CodeIndex
 from .memory import Anchor
 
 
 def outdated(a: Anchor) -> bool:
-    lang = language_for(a.path)
-    return lang is not None and lang.hash_format > 1 and a.hash.startswith("t1:")
+    return a.hash.startswith("t1:") and current(a.language) > 1
 
 
 def in_current_format(a: Anchor) -> Anchor:
-    lang = language_for(a.path)
-    assert lang is not None
-    return replace(a, hash=f"t{lang.hash_format}:{a.hash[3:]}")
+    return replace(a, hash=f"t{current(a.language)}:{a.hash[3:]}")
 
 
 class OldHashes:

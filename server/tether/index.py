@@ -14,12 +14,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .anchor.model import FileFacts, Symbol
 from .db import transaction
 from .repo import list_files
 
+TYPE_CHECKING = False  # not `typing`'s: the prompt hook's silent path must not import it
 if TYPE_CHECKING:
     from .memory import Anchor
 
