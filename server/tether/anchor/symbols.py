@@ -9,7 +9,8 @@ from functools import cache
 from .disc import canonical, spell
 from .languages import Language, query_source
 from .model import Symbol
-from .normalize import symbol_tokens, token_stream, tokens_bits, tokens_hash
+from .normalize import IMPLIED, symbol_tokens, token_stream, tokens_bits, tokens_hash
+from .unparsed import leaves, unparsed_after
 
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
@@ -263,6 +264,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
     defs, scopes = _collect(lang, tree, source)
     if not defs:
         return []
+    broken = tree.root_node.has_error
     roots = {d.root.id: d for d in defs.values()}
     roots.update({p.id: d for d in defs.values() for p in d.parts})
     prepared = []
@@ -323,8 +325,14 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
             from .implied import HOOKS
 
             part += HOOKS[lang.implied](d.node, lang, source)
-        bits = round(tokens_bits(part), 1) if entropy else None
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
+        if broken and e.has_error:
+            # the grammar gave up inside it (a `}` it made up): the rest of its source is the
+            # ERROR after it, part of it as written, so an edit there is an edit to it
+            for tail in unparsed_after(e):
+                part += [IMPLIED + b"unparsed", *leaves(tail, source)]
+                e = tail
+        bits = round(tokens_bits(part), 1) if entropy else None
         out.append(
             Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part, lang.hash_format), bits)
         )
