@@ -104,6 +104,10 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
                     tally["FALSE FRESH"] += 1
                     how = f"{said} finds no such definition" if now is None else f"{said}: the code differs"
                     wrong.append(f"false fresh: {spec} -> {r.path}::{r.symbol}, {how} ({pair})")
+                elif oracle and r.followed and r.symbol != anchor.symbol and _still_named(t, repo, oracle, anchor, fp):
+                    tally["WRONG FOLLOW"] += 1  # a twin's identical body: right code, wrong place
+                    wrong.append(f"wrong follow: {spec} -> {r.path}::{r.symbol}, while {said} finds the "
+                                 f"anchored code under its own name ({pair})")
             elif v.status == "stale":
                 tally[f"stale, {r.reason}"] += 1
                 if oracle is not None and now == fp:
@@ -140,6 +144,8 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
         table.add(key, f"{tally[key]:,}")
     table.add(f"false fresh (active, but {said} says the code differs)", judged("FALSE FRESH"), "0",
               tally["FALSE FRESH"] == 0 if oracle else None)
+    table.add("followed to another name while the anchored code still stands under its own (wrong follow)",
+              judged("WRONG FOLLOW"), "0", tally["WRONG FOLLOW"] == 0 if oracle else None)
     table.add("not healed on checking the older commit out again", str(tally["HEAL FAILED"]), "0", tally["HEAL FAILED"] == 0)
     table.add(f"stale, though {said} calls the code unchanged (a cosmetic edit tether counts)", judged("oracle equal, yet stale"))
     table.add(f"deleted, though one {said}-identical definition exists (missed follow)",
@@ -149,3 +155,13 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
     table.notes += (wrong + odd + unlocated)[:20]
     table.data = dict(tally)
     return table
+
+
+def _still_named(t, repo: Path, oracle: Oracle, anchor, fp: str | None) -> bool:
+    """Whether the anchored code still stands under the anchored name somewhere: then a follow
+    to another name went to a twin (tether's index says where the name is, the oracle what is there)."""
+    name = (anchor.symbol or "").rsplit(".", 1)[-1]
+    for path, s in t.index.find_named(anchor.symbol):
+        if (repo / path).is_file() and oracle.fingerprints(repo / path, [(name, s.start_line, s.end_line)])[0] == fp:
+            return True
+    return False
