@@ -12,16 +12,18 @@ Targets are reported, never asserted: timing assertions in tests are forbidden (
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DIRS = frozenset({"test", "tests", "idle_test", "__pycache__"})
@@ -134,6 +136,31 @@ def git_commit_all(root: Path, message: str = "corpus") -> None:
         git(root, "config", "gc.auto", "0")  # no background gc skewing the timings
     git(root, "add", "-A")
     git(root, "commit", "-q", "--no-verify", "-m", message)
+
+
+def commit_releases(root: Path, name: str, releases: Iterable[tuple[str, Callable[[Path], None]]]) -> Path:
+    """One commit (and tag `v<version>`) per release, in order: the tree is emptied but for .git,
+    `fill(root)` writes the release's files; a release that changed nothing gets no commit."""
+    root.mkdir(parents=True, exist_ok=True)
+    for version, fill in releases:
+        for p in root.iterdir():
+            if p.name != ".git":
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+        fill(root)
+        if not (root / ".git").exists() or git(root, "status", "--porcelain"):
+            git_commit_all(root, f"{name} {version}")
+        git(root, "tag", "v" + re.sub(r"[^0-9A-Za-z.+_-]", "_", version))
+    return root
+
+
+def extract_files(archive: Path, root: Path, keep: Callable[[PurePosixPath, int], bool]) -> None:
+    """The regular files of a tarball that `keep(path, size)` keeps, paths below its top directory."""
+    with tarfile.open(archive) as tar:
+        for m in tar:
+            rel = PurePosixPath(*PurePosixPath(m.name).parts[1:])
+            if m.isfile() and ".." not in rel.parts and keep(rel, m.size):
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (root / rel).write_bytes(tar.extractfile(m).read())
 
 
 @contextmanager

@@ -42,7 +42,7 @@ from collections import Counter
 from contextlib import nullcontext
 from pathlib import Path
 
-from tests.bench import Table, git, git_commit_all, workdir
+from tests.bench import Table, commit_releases, git, git_commit_all, workdir
 from tests.bench.replay import Plan, replay
 
 LIBRARIES = {  # name: (Debian binary package, the import path it ships under /usr/share/gocode/src)
@@ -158,11 +158,8 @@ def _release_history(root: Path, name: str, import_path: str, versions: list[tup
     debs = [_deb(pool, sha) for _, pool, sha in versions]
     if any(d is None for d in debs):
         return None
-    root.mkdir(parents=True)
-    for (version, _, _), deb in zip(versions, debs):
-        for p in root.iterdir():
-            if p.name != ".git":
-                shutil.rmtree(p) if p.is_dir() else p.unlink()
+
+    def fill(root: Path, deb: Path) -> None:
         with tempfile.TemporaryDirectory(dir=root.parent) as x:
             subprocess.run(["dpkg-deb", "-x", str(deb), x], check=True)
             src = Path(x) / "usr/share/gocode/src" / import_path
@@ -174,10 +171,9 @@ def _release_history(root: Path, name: str, import_path: str, versions: list[tup
                         and not {"vendor", "testdata"} & set(rel.parts) and (p.stat().st_size + 1023) // 1024 < 200):
                     (root / rel).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(p, root / rel)
-        if not (root / ".git").exists() or git(root, "status", "--porcelain"):  # an unchanged version: no commit
-            git_commit_all(root, f"{name} {version}")
-        git(root, "tag", f"v{re.sub(r'[^0-9A-Za-z.+_-]', '_', version)}")
-    return root
+
+    return commit_releases(root, name, [
+        (version, lambda root, deb=deb: fill(root, deb)) for (version, _, _), deb in zip(versions, debs)])
 
 
 SMALL = {  # a struct with pointer and value methods, grouped consts with iota, helpers

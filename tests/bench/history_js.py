@@ -28,13 +28,12 @@ import os
 import re
 import shutil
 import subprocess
-import tarfile
 import textwrap
 from collections import Counter
 from contextlib import nullcontext
 from pathlib import Path
 
-from tests.bench import Table, git, git_commit_all, workdir
+from tests.bench import Table, commit_releases, extract_files, git, git_commit_all, workdir
 from tests.bench.replay import Plan, replay
 
 RELEASES = {
@@ -119,21 +118,9 @@ def release_history(root: Path, name: str, versions: list[str], keep=_is_js_sour
             npm("pack", "--silent", f"{name}@{version}")
     if not all(a.is_file() for a in archives):
         return None
-    root.mkdir(parents=True)
-    for version, archive in zip(versions, archives):
-        for p in root.iterdir():
-            if p.name != ".git":
-                shutil.rmtree(p) if p.is_dir() else p.unlink()
-        with tarfile.open(archive) as tar:
-            for m in tar:
-                rel = Path(*Path(m.name).parts[1:])  # below the top dir, `package/` as npm packs it
-                if m.isfile() and ".." not in rel.parts and keep(rel, m.size):
-                    (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                    (root / rel).write_bytes(tar.extractfile(m).read())
-        if not (root / ".git").exists() or git(root, "status", "--porcelain"):  # an unchanged release: no commit
-            git_commit_all(root, f"{name} {version}")
-        git(root, "tag", f"v{version}")
-    return root
+    return commit_releases(root, name, [
+        (version, lambda root, archive=archive: extract_files(archive, root, keep))
+        for version, archive in zip(versions, archives)])
 
 
 SMALL = {  # an ES class, a CommonJS constructor with prototype methods, `exports.x =` helpers

@@ -26,14 +26,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tarfile
 import textwrap
 from pathlib import Path, PurePosixPath
 
-from tests.bench import Table, git, git_commit_all, workdir
+from tests.bench import Table, commit_releases, extract_files, git_commit_all, workdir
 from tests.bench.history import SDISTS
 from tests.bench.replay import Plan, replay
 from tests.bench.rust_oracle import RustOracle
@@ -77,25 +75,15 @@ def _release_history(tmp: Path, name: str, src: str, versions: list[str]) -> Pat
     archives = [_sdist(tmp, name, v) for v in versions]
     if any(a is None for a in archives):
         return None
-    root = tmp / name
-    root.mkdir()
-    for version, archive in zip(versions, archives):
-        for p in root.iterdir():
-            if p.name != ".git":
-                shutil.rmtree(p) if p.is_dir() else p.unlink()
-        with tarfile.open(archive) as tar:
-            for m in tar:
-                rel = PurePosixPath(*PurePosixPath(m.name).parts[1:])  # below the top dir, `name-version/`
-                # nothing of 200 KiB or more once rounded up (what `find -size -200k` keeps): generated
-                if (m.isfile() and RS.search(m.name) and str(rel).startswith(src + "/") and rel.name != "build.rs"
-                        and not NOT_SOURCE.intersection(rel.parts) and ".." not in rel.parts
-                        and (m.size + 1023) // 1024 < 200):
-                    (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                    (root / rel).write_bytes(tar.extractfile(m).read())
-        if not (root / ".git").exists() or git(root, "status", "--porcelain"):  # an unchanged release: no commit
-            git_commit_all(root, f"{name} {version}")
-        git(root, "tag", f"v{version}")
-    return root
+
+    def own_source(rel: PurePosixPath, size: int) -> bool:
+        # nothing of 200 KiB or more once rounded up (what `find -size -200k` keeps): generated
+        return bool(RS.search(rel.name) and str(rel).startswith(src + "/") and rel.name != "build.rs"
+                    and not NOT_SOURCE.intersection(rel.parts) and (size + 1023) // 1024 < 200)
+
+    return commit_releases(tmp / name, name, [
+        (version, lambda root, archive=archive: extract_files(archive, root, own_source))
+        for version, archive in zip(versions, archives)])
 
 
 # pip prepares an sdist's metadata before it keeps the file, and maturin's metadata hook runs

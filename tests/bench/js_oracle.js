@@ -5,26 +5,19 @@
 // different tree), so a verdict is never judged by the code that made it. Needs acorn@8 and
 // acorn-walk@8 on NODE_PATH (history_js.py installs them under its cache dir).
 //
-// One long-lived process, one JSON request per stdin line, one JSON answer per stdout line:
-//   {"op":"fp","path":P,"queries":[{"name":N,"first":F,"last":L},...]}
-//       -> {"ok":true,"answers":[sha1-or-null,...],"error":null|"parse error: ..."}
-//   {"op":"all","paths":[P,...]}  -> {"ok":true,"counts":{sha1:count,...}}
-//   {"op":"reset"}                -> {"ok":true}   (forget parsed files: send after a checkout)
+// It speaks oracle_serve.js's line protocol.
 //
 // A fingerprint is the sha1 of the node as canonical JSON: keys sorted, positions and raw text
 // dropped (formatting is not a change), the node's own name replaced by "_" (a rename is tether's
 // to follow, not a code change). Context that changes meaning is folded in: `export` /
 // `export default`, and var/let/const for a declarator.
 "use strict";
-const crypto = require("crypto");
-const fs = require("fs");
-const readline = require("readline");
 const acorn = require("acorn");
 const walk = require("acorn-walk");
+const { loader, serve } = require("./oracle_serve");
 
 const DROP = new Set(["start", "end", "loc", "range", "raw"]);
 const FUNCS = new Set(["FunctionExpression", "ArrowFunctionExpression", "ClassExpression"]);
-const cache = new Map(); // path -> {cands, error, mtimeMs, size, ino}
 
 function parse(src) {
   const opts = { ecmaVersion: "latest", allowHashBang: true, allowReturnOutsideFunction: true,
@@ -110,56 +103,12 @@ function candidates(ast) {
   return out;
 }
 
-function load(path) {
-  let st;
-  try { st = fs.statSync(path); } catch (e) { return { cands: [], error: "missing" }; }
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit;
-  let entry;
+const load = loader((path, text) => {
   try {
-    entry = { cands: candidates(parse(fs.readFileSync(path, "utf8"))), error: null };
+    return { cands: candidates(parse(text)), error: null };
   } catch (e) {
-    entry = { cands: [], error: "parse error: " + e.message };
+    return { cands: [], error: "parse error: " + e.message };
   }
-  Object.assign(entry, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino });
-  cache.set(path, entry);
-  return entry;
-}
-
-// The outermost definition called `name` that starts within first..last and ends by last:
-// tether's line range, checked by acorn's own idea of where the definition is.
-function locate(entry, name, first, last) {
-  let best = null;
-  for (const c of entry.cands) {
-    if (c.name !== name || c.line < first || c.line > last || c.endLine > last) continue;
-    if (best === null || c.span > best.span) best = c;
-  }
-  return best && sha1(best.fp());
-}
-
-const sha1 = (s) => crypto.createHash("sha1").update(s).digest("hex");
-
-function handle(req) {
-  switch (req.op) {
-    case "fp": {
-      const e = load(req.path);
-      return { ok: true, error: e.error, answers: req.queries.map((q) => locate(e, q.name, q.first, q.last)) };
-    }
-    case "all": {
-      const counts = {};
-      for (const p of req.paths) for (const c of load(p).cands) { const f = sha1(c.fp()); counts[f] = (counts[f] || 0) + 1; }
-      return { ok: true, counts };
-    }
-    case "reset":
-      cache.clear();
-      return { ok: true };
-    default:
-      return { ok: false, error: "unknown op " + req.op };
-  }
-}
-
-readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
-  let ans;
-  try { ans = handle(JSON.parse(line)); } catch (e) { ans = { ok: false, error: String(e) }; }
-  process.stdout.write(JSON.stringify(ans) + "\n");
 });
+
+serve(load);

@@ -6,12 +6,7 @@
 // different parser, a different tree), so a verdict is never judged by the code that made it.
 // Needs `typescript` on NODE_PATH (history_ts.py installs it under its cache dir).
 //
-// One long-lived process, one JSON request per stdin line, one JSON answer per stdout line, as
-// js_oracle.js:
-//   {"op":"fp","path":P,"queries":[{"name":N,"first":F,"last":L},...]}
-//       -> {"ok":true,"answers":[sha1-or-null,...],"error":null|"parse error: ..."}
-//   {"op":"all","paths":[P,...]}  -> {"ok":true,"counts":{sha1:count,...}}
-//   {"op":"reset"}                -> {"ok":true}   (forget parsed files: send after a checkout)
+// It speaks oracle_serve.js's line protocol.
 //
 // A fingerprint is the sha1 of the node as canonical JSON: every own property of every node under
 // it, keyed by its slot (`for (;x;)` is not `for (x;;)`, which an unlabelled child list would call
@@ -26,10 +21,8 @@
 // and `export`/`declare` of a declarator's statement. Whatever is not known to be layout is kept:
 // a property dropped wrongly would hide a false fresh, one kept wrongly only counts a cosmetic stale.
 "use strict";
-const crypto = require("crypto");
-const fs = require("fs");
-const readline = require("readline");
 const ts = require("typescript");
+const { loader, serve } = require("./oracle_serve");
 
 const K = ts.SyntaxKind;
 const DROP = new Set([
@@ -47,7 +40,6 @@ const DROP = new Set([
 const F = ts.NodeFlags;
 const SYNTAX_FLAGS = F.Let | F.Const | F.Using | F.Namespace | F.NestedNamespace | F.GlobalAugmentation | F.OptionalChain;
 const FUNCS = new Set([K.FunctionExpression, K.ArrowFunction, K.ClassExpression]);
-const cache = new Map(); // path -> {cands, error, mtimeMs, size, ino}
 
 // Statements and class members that do nothing: a stray `;`.
 const isNoop = (n) => n.kind === K.EmptyStatement || n.kind === K.SemicolonClassElement;
@@ -232,61 +224,17 @@ function candidates(sf) {
   return out;
 }
 
-function load(path) {
-  let st;
-  try { st = fs.statSync(path); } catch (e) { return { cands: [], error: "missing" }; }
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size && hit.ino === st.ino) return hit;
-  const text = fs.readFileSync(path, "utf8");
+// the compiler always makes a tree; its complaints are reported, the tree is still read
+const load = loader((path, text) => {
   const kind = path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
-  // the compiler always makes a tree; its complaints are reported, the tree is still read
   const diag = sf.parseDiagnostics[0];
-  const entry = { cands: candidates(sf),
-                  error: diag ? "parse error: " + ts.flattenDiagnosticMessageText(diag.messageText, "\n") : null };
-  Object.assign(entry, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino });
-  cache.set(path, entry);
-  return entry;
-}
-
-// The outermost definition called `name` that starts within first..last and ends by last:
-// tether's line range, checked by the compiler's own idea of where the definition is.
-function locate(entry, name, first, last) {
-  let best = null;
-  for (const c of entry.cands) {
-    if (c.name !== name || c.line < first || c.line > last || c.endLine > last) continue;
-    if (best === null || c.span > best.span) best = c;
-  }
-  return best && sha1(best.fp());
-}
-
-const sha1 = (s) => crypto.createHash("sha1").update(s).digest("hex");
-
-function handle(req) {
-  switch (req.op) {
-    case "fp": {
-      const e = load(req.path);
-      return { ok: true, error: e.error, answers: req.queries.map((q) => locate(e, q.name, q.first, q.last)) };
-    }
-    case "all": {
-      const counts = {};
-      for (const p of req.paths) for (const c of load(p).cands) { const f = sha1(c.fp()); counts[f] = (counts[f] || 0) + 1; }
-      return { ok: true, counts };
-    }
-    case "reset":
-      cache.clear();
-      return { ok: true };
-    default:
-      return { ok: false, error: "unknown op " + req.op };
-  }
-}
+  return { cands: candidates(sf),
+           error: diag ? "parse error: " + ts.flattenDiagnosticMessageText(diag.messageText, "\n") : null };
+});
 
 if (require.main === module) {
-  readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
-    let ans;
-    try { ans = handle(JSON.parse(line)); } catch (e) { ans = { ok: false, error: String(e) }; }
-    process.stdout.write(JSON.stringify(ans) + "\n");
-  });
+  serve(load);
 } else {
   module.exports = { load }; // to read a fingerprint's JSON when a verdict is looked into by hand
 }
