@@ -51,7 +51,20 @@ def test_a_format_1_memory_on_code_both_formats_hash_alike_still_follows_a_move(
 
 
 def test_the_resolvers_table_of_hash_formats_agrees_with_the_language_registry():
-    from tether.anchor.hash_formats import CURRENT
-    from tether.anchor.languages import LANGUAGES
+    from tether.anchor.hash_formats import CURRENT, EXTENSIONS
+    from tether.anchor.languages import LANGUAGES, language_for
 
     assert CURRENT == {lang.name: lang.hash_format for lang in LANGUAGES if lang.hash_format > 1}
+    assert {ext: language_for(f"x{ext}").name for ext in EXTENSIONS} == EXTENSIONS
+    assert set(EXTENSIONS.values()) == set(CURRENT)
+    assert {ext for lang in LANGUAGES if lang.hash_format > 1 for ext in lang.extensions} == set(EXTENSIONS)
+
+
+def test_a_format_1_memory_stored_without_its_language_is_still_read_as_format_1(repo):
+    _old_memories(repo)
+    memories = repo.path / ".tether" / "memories"
+    for p in memories.glob("*.md"):
+        p.write_text("".join(line for line in p.read_text().splitlines(keepends=True) if '"language":' not in line))
+    items = repo.check()
+    assert {i["anchors"][0]["symbol"]: i["status"] for i in items.values()} == dict.fromkeys(
+        ("OrderLine", "OrderLine.total_cents", "Parse", "Warn"), "active")

@@ -20,11 +20,11 @@ from .memory import Anchor
 
 
 def outdated(a: Anchor) -> bool:
-    return a.hash.startswith("t1:") and current(a.language) > 1
+    return a.hash.startswith("t1:") and current(a.language, a.path) > 1
 
 
 def in_current_format(a: Anchor) -> Anchor:
-    return replace(a, hash=f"t{current(a.language)}:{a.hash[3:]}")
+    return replace(a, hash=f"t{current(a.language, a.path)}:{a.hash[3:]}")
 
 
 class OldHashes:

@@ -5,7 +5,11 @@ loading the language registry: the prompt hook's resolver asks it of every ancho
 from __future__ import annotations
 
 CURRENT = {"rust": 2, "go": 2}
+# for an anchor stored without its language (memory files may omit it): by its file's extension
+EXTENSIONS = {".rs": "rust", ".go": "go"}
 
 
-def current(language: str | None) -> int:
+def current(language: str | None, path: str = "") -> int:
+    if language is None:
+        language = EXTENSIONS.get(path[path.rfind(".") :] if "." in path.rpartition("/")[2] else "")
     return CURRENT.get(language or "", 1)
