@@ -5,7 +5,7 @@ a stdlib module, samples) with every field extraction gave them: qualnames, disc
 lines, bytes, hashes, entropies. Any difference means stored anchors would stop resolving.
 
 - a new language: `python -m tests.bench.extract_equivalence golden` adds its case, nothing else;
-- an intended format change (raise the language's `hash_format`): `... golden --rewrite`, and say
+- an intended format change (raise the language's format in anchor/hash_formats.py): `... golden --rewrite`, and say
   so in the commit; what format 1 extracted stays as the entry's `format1`, checked too.
 Speed work is checked on a far larger corpus with `extract_equivalence dump`/`compare`.
 """

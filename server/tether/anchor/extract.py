@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cache
 
 from .config import CONFIG_KINDS, LOCK_FILES, extract_keys
-from .languages import Language, language_for, language_for_script, language_named, legacy
+from .languages import Language, language_for, language_for_script, language_named
 from .markdown import extract_sections
 from .model import FileFacts, Symbol
 from .normalize import digest, information_bits
@@ -110,9 +111,17 @@ def _analyze(path: str, data: bytes, entropy: bool, hash_format: int | None) -> 
         lang = language_for(path) or script
         assert lang is not None
         if hash_format == 1:
-            lang = legacy(lang)
+            lang = _format1(lang)
         symbols = embedded_symbols(lang, data, entropy) if lang.embedded else extract_symbols(lang, data, entropy)
     return FileFacts(kind, h, len(data), tuple(symbols))
+
+
+@cache
+def _format1(lang: Language) -> Language:
+    """The language as hash format 1 read it: what anchors written before a format change hold."""
+    if lang.hash_format == 1:
+        return lang
+    return replace(lang, format1=True, kept_semicolons=frozenset(), implied=None)
 
 
 def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list[Symbol]:

@@ -1,6 +1,5 @@
-"""Each language's hash format where it moved past 1 (its hashes are `t<N>:`), readable without
-loading the language registry: the prompt hook's resolver asks it of every anchor it reads.
-`Language.hash_format` says the same (a test holds them equal)."""
+"""Each language's hash format where it moved past 1 (its hashes are `t<N>:`): `Language.hash_format`
+reads it here, and so does the prompt hook's resolver, of every anchor, without loading the registry."""
 
 from __future__ import annotations
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
+
+from .hash_formats import current
 
 # Anonymous tokens that carry no meaning once the tree's shape is known: grouping, separators,
 # quotes. Dropping them makes trailing commas, semicolon style and quote style cosmetic.
@@ -101,13 +103,17 @@ class Language:
     embedded: Callable[[object], str | None] | None = None
     # Interpreters whose `#!` line makes an extensionless file this language (`#!/usr/bin/env bash`).
     interpreters: tuple[str, ...] = ()
-    # The hash format: `t<N>:` prefixes its hashes. Raised when the language's normalization
-    # changes; anchors of an older format are still checked at their place (`legacy`).
-    hash_format: int = 1
+    # Read as hash format 1 did (extract.py `_format1`): anchors written before its format moved on.
+    format1: bool = False
     # Node types whose own `;` is meaning, not layout: Rust `vec![0; n]` is not `vec![0, n]`.
     kept_semicolons: frozenset[str] = frozenset()
     # Tokens a definition's value depends on outside its own node (anchor/implied.py names them).
     implied: str | None = None
+
+    @property
+    def hash_format(self) -> int:
+        """`t<N>:` prefixes its hashes: raised (in hash_formats.py) when its normalization changes."""
+        return 1 if self.format1 else current(self.name)
 
 
 _JS_COMMON = dict(
@@ -162,15 +168,14 @@ LANGUAGES: tuple[Language, ...] = (
         (".go",),
         wrappers=frozenset({"type_declaration", "const_declaration", "var_declaration", "var_spec_list"}),
         transparent=frozenset({"parenthesized_expression", "parenthesized_type"}),
-        hash_format=2,  # 2: a constant that repeats the expression above it hashes it, and its iota
-        implied="go_consts",
+        implied="go_consts",  # format 2: a constant that repeats the expression above it hashes it
     ),
     Language(
         "rust",
         "rust",
         (".rs",),
         scope_default_disc="impl",
-        hash_format=2,  # 2: outer attributes but hints; `;` in macros and `[x; n]`
+        # format 2: outer attributes but hints; `;` in macros and `[x; n]`
         kept_semicolons=frozenset({"token_tree", "array_expression"}),
         implied="rust_attributes",
         # a function in a `mod` is still a function
@@ -370,14 +375,6 @@ def language_for_script(data: bytes) -> Language | None:
 
 def language_named(name: str) -> Language | None:
     return _BY_NAME.get(name)
-
-
-@cache
-def legacy(lang: Language) -> Language:
-    """The language as hash format 1 read it: what anchors written before a format change hold."""
-    if lang.hash_format == 1:
-        return lang
-    return replace(lang, hash_format=1, kept_semicolons=frozenset(), implied=None)
 
 
 _INCLUDE = "; include: "

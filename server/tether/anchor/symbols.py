@@ -265,6 +265,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
     if not defs:
         return []
     broken = tree.root_node.has_error
+    hash_format = lang.hash_format
     roots = {d.root.id: d for d in defs.values()}
     roots.update({p.id: d for d in defs.values() for p in d.parts})
     prepared = []
@@ -334,7 +335,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
                 e = tail
         bits = round(tokens_bits(part), 1) if entropy else None
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part, lang.hash_format), bits)
+            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part, hash_format), bits)
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
