@@ -89,6 +89,18 @@ class Repo:
         """`check --json` as {id: item}."""
         return {item["id"]: item for item in self.json("check")["data"]}
 
+    def only(self) -> dict:
+        """`check --json`'s item for the one memory in the repository."""
+        items = list(self.check().values())
+        assert len(items) == 1
+        return items[0]
+
+    def error(self, *args: str, exit: int | None = None) -> dict:
+        """The `error` object of a command that must fail (with exit code `exit` when given)."""
+        proc = self.run(*args, "--json", check=False)
+        assert proc.returncode != 0 if exit is None else proc.returncode == exit, proc.stdout + proc.stderr
+        return orjson.loads(proc.stdout)["error"]
+
     def memory_files(self) -> dict[str, bytes]:
         d = self.path / ".tether" / "memories"
         return {p.name: p.read_bytes() for p in sorted(d.glob("*.md"))} if d.exists() else {}

@@ -58,10 +58,6 @@ def test_memory_file_is_json_front_matter_then_markdown(billing):
     assert body == "Fees are 2.9% with a 30 cent floor.\n\nSee the 2024 pricing memo.\n"
 
 
-def _error(proc) -> dict:
-    assert proc.returncode != 0
-    return orjson.loads(proc.stdout)["error"]
-
 
 @pytest.mark.parametrize(
     "setup, spec, code",
@@ -81,8 +77,7 @@ def test_bad_anchor_is_refused_and_nothing_changes(billing, setup, spec, code):
     kept = billing.remember("Fees are 2.9% with a 30 cent floor.", "src/billing.py::Billing.charge")
     before = billing.memory_files()
     setup(billing)
-    proc = billing.run("remember", "anything", "--anchor", spec, "--json", check=False)
-    err = _error(proc)
+    err = billing.error("remember", "anything", "--anchor", spec)
     assert err["code"] == code
     assert "\n" not in err["message"]
     assert billing.memory_files() == before
@@ -93,22 +88,22 @@ def test_bad_anchor_is_refused_and_nothing_changes(billing, setup, spec, code):
 
 
 def test_empty_memory_text_is_refused(billing):
-    err = _error(billing.run("remember", "   ", "--anchor", "src/billing.py::Billing.charge", "--json", check=False))
+    err = billing.error("remember", "   ", "--anchor", "src/billing.py::Billing.charge")
     assert err["code"] == "invalid_input"
     assert billing.memory_files() == {}
 
 
 def test_unknown_kind_and_missing_anchor_are_refused(billing):
-    err = _error(billing.run("remember", "x", "--anchor", "src/billing.py", "--kind", "rumour", "--json", check=False))
+    err = billing.error("remember", "x", "--anchor", "src/billing.py", "--kind", "rumour")
     assert err["code"] == "invalid_input" and "rumour" in err["message"]
-    err = _error(billing.run("remember", "x", "--json", check=False))
+    err = billing.error("remember", "x")
     assert err["code"] == "invalid_input"
     assert billing.memory_files() == {}
 
 
 def test_unknown_id_is_not_found(billing):
     for cmd in (["show", "deadbeef"], ["retire", "deadbeef", "--reason", "gone"], ["reanchor", "deadbeef"], ["history", "deadbeef"]):
-        assert _error(billing.run(*cmd, "--json", check=False))["code"] == "not_found"
+        assert billing.error(*cmd)["code"] == "not_found"
 
 
 def test_broken_memory_file_is_quarantined_not_fatal(billing):
@@ -212,7 +207,7 @@ def test_export_then_import_into_another_clone_round_trips(billing, tmp_path):
 def test_import_refuses_a_malformed_export_and_writes_nothing(billing, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1, "memories": [{"id": "x", "body": "hi"}]}')
-    err = _error(billing.run("import", str(bad), "--json", check=False))
+    err = billing.error("import", str(bad))
     assert err["code"] == "invalid_input"
     assert billing.memory_files() == {}
 

@@ -1,10 +1,9 @@
-"""Config keys (JSON, YAML, TOML) and Markdown sections/table rows, through the real CLI."""
+"""Config keys (JSON, YAML, TOML) through the real CLI; below it, key and section hashing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import orjson
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -52,15 +51,6 @@ CONFS = {
 }
 
 
-def _only(repo) -> dict:
-    items = list(repo.check().values())
-    assert len(items) == 1
-    return items[0]
-
-
-def _error(proc) -> dict:
-    assert proc.returncode != 0
-    return orjson.loads(proc.stdout)["error"]
 
 
 @pytest.fixture(params=sorted(CONFS))
@@ -84,7 +74,7 @@ def test_value_edit_is_stale_with_a_diff_of_the_value(configured):
     repo, conf = configured
     _remember_url(repo, conf)
     repo.replace(conf.path, "5432", "6432")
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], a["reason"], a["symbol"]) == ("stale", "body_edited", "database.url")
     lines = a["diff"].splitlines()
@@ -98,7 +88,7 @@ def test_sibling_key_edits_stay_active(configured):
     _remember_url(repo, conf)
     repo.replace(conf.path, "20", "25")
     repo.replace(conf.path, "tsc -p tsconfig.build.json", "tsc -b")
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_reformat_reorder_comments_and_quoting_stay_active(configured):
@@ -113,9 +103,9 @@ def test_subtree_anchor_goes_stale_on_a_child_edit_only(configured):
     repo, conf = configured
     repo.remember("100 DB connections across 5 services: 20 each.", f"{conf.path}#database")
     repo.replace(conf.path, "tsc -p tsconfig.build.json", "tsc -b")
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
     repo.replace(conf.path, "20", "25")
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "body_edited")
     assert "+" in item["anchors"][0]["diff"] and "25" in item["anchors"][0]["diff"]
 
@@ -124,7 +114,7 @@ def test_renamed_key_path_is_followed_when_the_value_is_unique(configured):
     repo, conf = configured
     _remember_url(repo, conf)
     repo.replace(conf.path, *conf.url_key)
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], a["symbol"], a["was"]) == ("active", "database.dsn", f"{conf.path}#database.url")
 
@@ -133,7 +123,7 @@ def test_renamed_small_scalar_is_low_entropy_never_re_pointed(configured):
     repo, conf = configured
     repo.remember("Pool size is 20 because the DB has 100 connections across 5 services.", f"{conf.path}#pool_size")
     repo.replace(conf.path, *conf.pool_key)
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], item["reason"], a["symbol"]) == ("stale", "low_entropy", "database.pool_size")
     assert a["candidates"] == [f"{conf.path}#database.max_connections"]
@@ -144,10 +134,10 @@ def test_deleted_key_invalidates_and_its_return_heals(configured):
     _remember_url(repo, conf)
     text = repo.read(conf.path)
     repo.write(conf.path, "".join(ln for ln in text.splitlines(True) if URL not in ln))
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
     repo.write(conf.path, text)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_key_anchor_moved_to_another_config_file_is_followed(configured):
@@ -156,7 +146,7 @@ def test_key_anchor_moved_to_another_config_file_is_followed(configured):
     text = repo.read(conf.path)
     repo.write(conf.path, "".join(ln for ln in text.splitlines(True) if URL not in ln))
     repo.write("config/db.yaml", f"primary:\n  dsn: {URL}\n")
-    a = _only(repo)["anchors"][0]
+    a = repo.only()["anchors"][0]
     assert (a["status"], a["path"], a["symbol"]) == ("active", "config/db.yaml", "primary.dsn")
 
 
@@ -207,7 +197,7 @@ def test_multi_document_yaml_tells_documents_apart(repo):
     repo.write("k8s/app.yaml", "kind: Deployment\nspec:\n  replicas: 3\n---\nkind: Service\nspec:\n  port: 8443\n"
                "  selector: {app: billing-api, tier: backend-payments}\n")
     repo.commit()
-    err = _error(repo.run("remember", "x", "--anchor", "k8s/app.yaml#spec", "--json", check=False))
+    err = repo.error("remember", "x", "--anchor", "k8s/app.yaml#spec")
     assert err["code"] == "anchor_ambiguous"
     assert sorted(err["candidates"]) == ["k8s/app.yaml#spec@#1", "k8s/app.yaml#spec@#2"]
     mid = repo.remember("The service port is 8443 for mTLS.", "k8s/app.yaml#spec@#2")
@@ -232,10 +222,10 @@ def test_yaml_anchors_and_merge_keys_count_in_the_effective_value(repo):
 # -- config keys: bad input --------------------------------------------------------------------
 def test_missing_key_is_refused_listing_near_keys(configured):
     repo, conf = configured
-    err = _error(repo.run("remember", "x", "--anchor", f"{conf.path}#database.pool", "--json", check=False))
+    err = repo.error("remember", "x", "--anchor", f"{conf.path}#database.pool")
     assert (err["code"], err["reason"]) == ("anchor_unresolved", "key_missing")
     assert "database.pool_size" in err["near"] and "database.url" in err["near"]
-    err = _error(repo.run("remember", "x", "--anchor", f"{conf.path}#missing.key", "--json", check=False))
+    err = repo.error("remember", "x", "--anchor", f"{conf.path}#missing.key")
     assert err["code"] == "anchor_unresolved"
     assert {"database", "name", "scripts"} <= set(err["near"])
     assert repo.memory_files() == {}
@@ -249,12 +239,12 @@ def test_missing_key_is_refused_listing_near_keys(configured):
 def test_malformed_file_refuses_keys_but_not_the_whole_file(repo, path, text, line):
     repo.write(path, text)
     repo.commit()
-    err = _error(repo.run("remember", "x", "--anchor", f"{path}#name", "--json", check=False))
+    err = repo.error("remember", "x", "--anchor", f"{path}#name")
     assert err["code"] == "malformed_file"
     assert f"(line {line})" in err["message"]  # where to look
     assert repo.memory_files() == {}
     repo.remember("Kept broken on purpose: the parser error test reads it.", path)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_anchored_file_that_stops_parsing_is_stale_until_fixed(configured):
@@ -262,144 +252,18 @@ def test_anchored_file_that_stops_parsing_is_stale_until_fixed(configured):
     _remember_url(repo, conf)
     good = repo.read(conf.path)
     repo.write(conf.path, good.replace("20", "20 ]] :: {", 1))
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "file_unparsable")
     repo.write(conf.path, good)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_lock_files_are_whole_file_only(repo):
     repo.write("package-lock.json", '{"name": "web", "lockfileVersion": 3}\n')
     repo.commit()
-    err = _error(repo.run("remember", "x", "--anchor", "package-lock.json#name", "--json", check=False))
+    err = repo.error("remember", "x", "--anchor", "package-lock.json#name")
     assert err["code"] == "unsupported_language" and "manifest" in err["message"]
     repo.remember("Regenerate with npm 10.", "package-lock.json")
-
-
-# -- Markdown sections and table rows ----------------------------------------------------------
-GUIDE = """---
-title: Guide
-# front matter is not a heading
----
-# Guide
-
-Intro for new contributors.
-
-## Setup
-
-Install the toolchain first.
-
-### Linux
-
-Run `apt install build-essential libssl-dev pkg-config` and then
-`make setup` to fetch the vendored dependencies into third_party.
-
-```sh
-# a comment in a code block is not a heading
-make setup
-```
-
-### macOS
-
-Run `brew install openssl pkg-config` then `make setup`.
-
-## Limits
-
-| Setting | Default | Why |
-|---|---|---|
-| `timeout_s` | 30 | Upstream gateway cuts at 35 s |
-| retries | 3 | Idempotent calls only |
-"""
-
-
-@pytest.fixture
-def guide(repo):
-    repo.write("docs/guide.md", GUIDE)
-    repo.commit()
-    return repo
-
-
-def test_section_edit_is_stale_with_a_diff_and_siblings_do_not_touch_it(guide):
-    mid = guide.remember("Linux builds need the OpenSSL headers.", "docs/guide.md#Linux")
-    assert guide.check()[mid]["anchors"][0]["symbol"] == "Guide/Setup/Linux"
-    guide.replace("docs/guide.md", "Run `brew install", "Run `brew install --quiet")
-    guide.replace("docs/guide.md", "| 3 |", "| 5 |")
-    guide.replace("docs/guide.md", "Intro for new", "Intro for all new")
-    assert guide.check()[mid]["status"] == "active"
-    guide.replace("docs/guide.md", "libssl-dev", "libssl3-dev")
-    item = guide.check()[mid]
-    a = item["anchors"][0]
-    assert (item["status"], a["reason"]) == ("stale", "body_edited")
-    assert any(ln.startswith("+") and "libssl3-dev" in ln for ln in a["diff"].splitlines())
-
-
-def test_parent_section_covers_its_subsections(guide):
-    mid = guide.remember("Setup is two commands on every platform.", "docs/guide.md#Setup")
-    guide.replace("docs/guide.md", "| 30 |", "| 45 |")  # another section
-    assert guide.check()[mid]["status"] == "active"
-    guide.replace("docs/guide.md", "then `make setup`.", "then `make bootstrap`.")  # a subsection
-    item = guide.check()[mid]
-    assert (item["status"], item["reason"]) == ("stale", "body_edited")
-    assert "make bootstrap" in item["anchors"][0]["diff"]
-
-
-def test_reflow_heading_style_comments_and_table_alignment_stay_active(guide):
-    sec = guide.remember("Linux builds need the OpenSSL headers.", "docs/guide.md#Setup/Linux")
-    row = guide.remember("The 30 s timeout sits under the gateway's 35 s.", "docs/guide.md#Limits/timeout_s")
-    whole = guide.remember("Limits are tuned for the gateway.", "docs/guide.md#Limits")
-    text = GUIDE.replace("and then\n`make setup`", "and then `make setup`")  # reflowed
-    text = text.replace("## Limits\n", "Limits\n------\n<!-- reviewed 2024 -->\n")  # setext, comment
-    text = text.replace("| `timeout_s` | 30 | Upstream gateway cuts at 35 s |",
-                        "|`timeout_s`|30|Upstream gateway cuts at 35 s|")
-    text = text.replace("|---|---|---|", "| :--- | --- | --- |".replace(":", ""))
-    guide.write("docs/guide.md", text)
-    got = guide.check()
-    assert [got[m]["status"] for m in (sec, row, whole)] == ["active", "active", "active"]
-
-
-def test_renamed_heading_is_followed_when_the_content_is_unique(guide):
-    mid = guide.remember("Linux builds need the OpenSSL headers.", "docs/guide.md#Setup/Linux")
-    guide.replace("docs/guide.md", "### Linux", "### Debian and Ubuntu")
-    item = guide.check()[mid]
-    a = item["anchors"][0]
-    assert (item["status"], a["symbol"], a["was"]) == ("active", "Guide/Setup/Debian and Ubuntu",
-                                                        "docs/guide.md#Guide/Setup/Linux")
-
-
-def test_table_row_goes_stale_with_its_row_only(guide):
-    mid = guide.remember("The 30 s timeout sits under the gateway's 35 s.", "docs/guide.md#Limits/timeout_s")
-    assert guide.check()[mid]["anchors"][0]["symbol"] == "Guide/Limits/timeout_s"
-    guide.replace("docs/guide.md", "| retries | 3 |", "| retries | 4 |")
-    guide.replace("docs/guide.md", "Install the toolchain", "Install the whole toolchain")
-    assert guide.check()[mid]["status"] == "active"
-    guide.replace("docs/guide.md", "| 30 |", "| 40 |")
-    item = guide.check()[mid]
-    a = item["anchors"][0]
-    assert (item["status"], a["reason"]) == ("stale", "body_edited")
-    assert any(ln.startswith("+") and "40" in ln for ln in a["diff"].splitlines())
-
-
-def test_section_spec_forms_users_type(repo):
-    repo.write("README.md", "# Tool\n\n## Installing on Linux\n\nUse the package.\n\n"
-               "## Input/Output\n\nStreams.\n\n## `tether check` output\n\nJSON lines.\n")
-    repo.commit()
-    for spec, symbol in [
-        ("README.md#Tool/Installing on Linux", "Tool/Installing on Linux"),
-        ("README.md#installing on linux", "Tool/Installing on Linux"),
-        ("README.md#installing-on-linux", "Tool/Installing on Linux"),  # copied from a GitHub link
-        ("README.md#Input/Output", "Tool/Input\\/Output"),
-        ("README.md#Input\\/Output", "Tool/Input\\/Output"),
-        ("README.md#tether check output", "Tool/tether check output"),
-    ]:
-        data = repo.json("remember", f"note on {spec}", "--anchor", spec, "--force")["data"]
-        assert data["anchors"][0]["symbol"] == symbol, spec
-
-
-def test_headings_in_code_and_front_matter_are_not_sections(guide):
-    for spec in ("docs/guide.md#a comment in a code block is not a heading",
-                 "docs/guide.md#front matter is not a heading", "docs/guide.md#Nope"):
-        err = _error(guide.run("remember", "x", "--anchor", spec, "--json", check=False))
-        assert (err["code"], err["reason"]) == ("anchor_unresolved", "section_missing"), spec
 
 
 # -- normalization, below the CLI ----------------------------------------------------------------

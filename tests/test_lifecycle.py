@@ -26,15 +26,10 @@ def anchored(repo, case):
     return repo, case, mid
 
 
-def _only(repo) -> dict:
-    items = list(repo.check().values())
-    assert len(items) == 1
-    return items[0]
-
 
 def test_untouched_code_is_active(anchored):
     repo, case, mid = anchored
-    item = _only(repo)
+    item = repo.only()
     assert (item["id"], item["status"], item["reason"]) == (mid, "active", None)
     assert item["anchors"][0]["symbol"] == case.symbol
 
@@ -42,7 +37,7 @@ def test_untouched_code_is_active(anchored):
 def test_reformat_comments_and_blank_lines_stay_active(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.cosmetic)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 @pytest.mark.parametrize("which", range(6))
@@ -52,7 +47,7 @@ def test_cosmetic_edit_stays_active(anchored, which):
         pytest.skip("no such cosmetic edit for this language")
     label, text = case.cosmetic_edits[which]
     repo.write(case.path, text)
-    assert _only(repo)["status"] == "active", label
+    assert repo.only()["status"] == "active", label
 
 
 @pytest.mark.parametrize("which", range(6))
@@ -62,14 +57,14 @@ def test_real_edit_goes_stale(anchored, which):
         pytest.skip("no such real edit for this language")
     label, text = case.real_edits[which]
     repo.write(case.path, text)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "body_edited"), label
 
 
 def test_rename_is_followed(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.renamed)
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], a["path"], a["symbol"]) == ("active", case.path, case.new_symbol)
     assert a["was"] == _anchor(case)
@@ -79,7 +74,7 @@ def test_move_to_another_file_is_followed(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.without)
     repo.write(case.other_path, case.moved_to)
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], a["path"], a["symbol"]) == ("active", case.other_path, case.moved_symbol)
 
@@ -87,7 +82,7 @@ def test_move_to_another_file_is_followed(anchored):
 def test_body_edit_is_stale_with_a_diff(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.edited)
-    item = _only(repo)
+    item = repo.only()
     a = item["anchors"][0]
     assert (item["status"], item["reason"], a["reason"]) == ("stale", "body_edited", "body_edited")
     assert any(line.startswith("+") and case.edited_line in line for line in a["diff"].splitlines())
@@ -95,28 +90,28 @@ def test_body_edit_is_stale_with_a_diff(anchored):
 
 def test_revert_heals_with_full_confidence(anchored):
     repo, case, _ = anchored
-    before = _only(repo)["confidence"]
+    before = repo.only()["confidence"]
     repo.write(case.path, case.edited)
-    assert _only(repo)["confidence"] < before
+    assert repo.only()["confidence"] < before
     repo.git("checkout", "--", case.path)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["confidence"]) == ("active", before)
 
 
 def test_delete_invalidates_and_return_heals(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.without)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
     assert item["anchors"][0]["reason"] == "anchor_deleted"
     repo.write(case.path, case.source)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_identical_bodies_elsewhere_are_ambiguous(anchored):
     repo, case, _ = anchored
     repo.write(case.path, case.duplicated)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "ambiguous_anchor")
     assert len(item["anchors"][0]["candidates"]) == 2
 
@@ -126,11 +121,11 @@ def test_trivial_body_is_never_re_pointed(repo, case):
     repo.commit()
     repo.remember("The no-op is a deliberate hook point for plugins.", _anchor(case, case.trivial_symbol))
     repo.write(case.path, case.trivial_renamed)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "low_entropy")
     assert item["anchors"][0]["symbol"] == case.trivial_symbol
     repo.write(case.path, case.trivial)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
 
 
 def test_file_anchor_edit_move_and_delete(repo, case):
@@ -138,15 +133,15 @@ def test_file_anchor_edit_move_and_delete(repo, case):
     repo.commit()
     repo.remember("This module owns all outbound HTTP.", case.path)
     repo.write(case.path, case.edited)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "file_edited")
     repo.write(case.path, case.source)
-    assert _only(repo)["status"] == "active"
+    assert repo.only()["status"] == "active"
     repo.move(case.path, case.other_path)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["anchors"][0]["path"]) == ("active", case.other_path)
     (repo.path / case.other_path).unlink()
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")
 
 
@@ -156,7 +151,7 @@ def test_losing_some_anchors_is_stale_anchor_lost(repo, case):
     repo.commit()
     repo.remember("Retries live in one place.", _anchor(case), "docs/notes.txt")
     repo.write(case.path, case.without)
-    item = _only(repo)
+    item = repo.only()
     assert (item["status"], item["reason"]) == ("stale", "anchor_lost")
     statuses = sorted(a["status"] for a in item["anchors"])
     assert statuses == ["active", "invalidated"]
@@ -165,11 +160,11 @@ def test_losing_some_anchors_is_stale_anchor_lost(repo, case):
 def test_branch_switch_round_trip(anchored):
     repo, case, _ = anchored
     repo.commit("memory")
-    before = _only(repo)
+    before = repo.only()
     repo.git("checkout", "-q", "-b", "experiment")
     repo.write(case.path, case.edited)
     repo.commit("edit on a branch")
-    assert _only(repo)["status"] == "stale"
+    assert repo.only()["status"] == "stale"
     repo.git("checkout", "-q", "main")
-    after = _only(repo)
+    after = repo.only()
     assert (after["status"], after["confidence"]) == ("active", before["confidence"])

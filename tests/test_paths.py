@@ -24,14 +24,8 @@ def seeded(repo, tmp_path):
     return repo, outside, mid, repo.memory_files()
 
 
-def _error(repo, *args: str) -> dict:
-    proc = repo.run(*args, "--json", check=False)
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    return json.loads(proc.stdout)["error"]
-
-
 def _remember_error(repo, spec: str) -> dict:
-    return _error(repo, "remember", "Something about the code.", "--anchor", spec)
+    return repo.error("remember", "Something about the code.", "--anchor", spec, exit=2)
 
 
 @pytest.mark.parametrize("spec", ["../outside/leak.py", "../outside/leak.py::leak", "src/../../outside/leak.py",
@@ -133,16 +127,16 @@ def test_env_template_is_anchorable(seeded):
 
 def test_reanchor_and_supersede_refuse_escapes_and_leave_files_identical(seeded):
     repo, outside, mid, before = seeded
-    assert _error(repo, "reanchor", mid, "--anchor", "../outside/leak.py")["code"] == "outside_root"
-    assert _error(repo, "supersede", mid, "New belief.", "--anchor", str(outside / "leak.py"))["code"] == "outside_root"
+    assert repo.error("reanchor", mid, "--anchor", "../outside/leak.py", exit=2)["code"] == "outside_root"
+    assert repo.error("supersede", mid, "New belief.", "--anchor", str(outside / "leak.py"), exit=2)["code"] == "outside_root"
     repo.write(".env", "SECRET=x\n")
-    assert _error(repo, "reanchor", mid, "--anchor", ".env")["code"] == "secret_detected"
+    assert repo.error("reanchor", mid, "--anchor", ".env", exit=2)["code"] == "secret_detected"
     assert repo.memory_files() == before
 
 
 def test_check_path_filter_outside_root_is_refused(seeded):
     repo, _, _, _ = seeded
-    assert _error(repo, "check", "--path", "../outside")["code"] == "outside_root"
+    assert repo.error("check", "--path", "../outside", exit=2)["code"] == "outside_root"
 
 
 def _tether(cwd, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -22,7 +22,7 @@ def _text(value: str) -> str:
     import sys
 
     from .errors import InvalidInput
-    from .service import MAX_BODY_CHARS
+    from .validate import MAX_BODY_CHARS
 
     cap = MAX_BODY_CHARS * 4  # the most bytes MAX_BODY_CHARS characters take in UTF-8
     data = sys.stdin.buffer.read(cap + 1)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,18 @@ from pathlib import Path
 
 from .anchor.model import FileFacts, Symbol
 from .db import transaction
+from .index_worker import (
+    analyze_batch,
+    analyze_chunk,
+    by_size_and_extension,
+    change_stamp,
+    is_regular,
+    past,
+    read_regular,
+    root_prefix,
+    rows_of,
+    safe_analyze,
+)
 from .repo import list_files
 
 TYPE_CHECKING = False  # not `typing`'s: the prompt hook's silent path must not import it
@@ -47,113 +58,14 @@ class FileRow:
     skipped: str | None
 
 
-def _change(st: os.stat_result) -> int:
-    """ctime and inode: unlike mtime, no tool can set them back, so a same-size rewrite that
-    restores the mtime (rsync -t, touch -r) is still seen as a change."""
-    return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
-
-
 def _fresh(row_mtime: int, row_size: int, row_change: int, row_checked: int, st: os.stat_result) -> bool:
     """True when the indexed row can be trusted without reading the file again."""
     return (
         row_mtime == st.st_mtime_ns
         and row_size == st.st_size
-        and row_change == _change(st)
+        and row_change == change_stamp(st)
         and max(st.st_mtime_ns, st.st_ctime_ns) < row_checked - RACY_NS
     )
-
-
-def _join(root: str | Path) -> str:
-    """The root as a string prefix: `prefix + rel` names the same file as `root / rel` and skips
-    pathlib's parsing, which cost a third of a 50k-file sweep."""
-    return os.path.join(os.fspath(root), "")
-
-
-def _read(root: str | Path, rel: str) -> tuple[os.stat_result, bytes] | None:
-    """Stat and read a regular file that stays inside the root; None if it is gone or not a file."""
-    full = _join(root) + rel
-    try:
-        st = os.stat(full, follow_symlinks=False)
-        if not _is_regular(st):
-            return None
-        with open(full, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    return st, data
-
-
-def _is_regular(st: os.stat_result) -> bool:
-    return stat.S_ISREG(st.st_mode)
-
-
-def _analyze_batch(root: str, groups: list[list[str]]) -> list[tuple]:
-    """Rows ready for the index, as plain tuples: they cross a process boundary, and pickling
-    thousands of Symbol objects costs more than building the rows where they are parsed.
-
-    `groups`: files of one size and extension each. Within a group, a file whose bytes were
-    already analyzed under the same key is not parsed again: vendored trees hold many copies.
-    """
-    from hashlib import blake2b
-
-    from .anchor.extract import analysis_key
-
-    out: list = []
-    for group in groups:
-        seen: dict = {}
-        for rel in group:
-            got = _read(root, rel)
-            if got is None:
-                out.append((rel, None, None))
-                continue
-            st, data = got
-            checked = time.time_ns()
-            if len(group) == 1:
-                facts = _safe_analyze(rel, data)
-            else:
-                key = (analysis_key(rel), blake2b(data, digest_size=16).digest())
-                facts = seen.get(key)
-                if facts is None:
-                    facts = seen[key] = _safe_analyze(rel, data)
-            out.append(_rows(rel, st.st_mtime_ns, _change(st), len(data), checked, facts))
-    return out
-
-
-def _groups(rels: list[str], sizes: dict[str, int]) -> list[list[str]]:
-    """`rels` grouped by size and extension, in order of first appearance: every copy of a file
-    is in one group, and nearly every group is a single file."""
-    groups: dict[tuple[int, str], list[str]] = {}
-    for rel in rels:
-        groups.setdefault((sizes.get(rel, -1), os.path.splitext(rel)[1]), []).append(rel)
-    return list(groups.values())
-
-
-def _rows(rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> tuple:
-    file_row = (rel, mtime_ns, change, size, checked, facts.hash, facts.language, facts.skipped)
-    symbol_rows = [
-        (rel, s.qualname, s.discriminator, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
-        for s in facts.symbols
-    ]
-    return rel, file_row, symbol_rows
-
-
-def _analyze_chunk(job: tuple[str, list[list[str]]]) -> list[tuple]:
-    return _analyze_batch(*job)
-
-
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() >= deadline
-
-
-def _safe_analyze(rel: str, data: bytes) -> FileFacts:
-    """Extraction never takes the index down: a file that breaks a parser is indexed as a plain file."""
-    # imported where it is used: a read of unchanged files (every hook, every check) never parses
-    from .anchor.extract import analyze, content_hash
-
-    try:
-        return analyze(rel, data)
-    except (RecursionError, MemoryError, ValueError, RuntimeError):
-        return FileFacts(None, content_hash(data), len(data), (), "error")
 
 
 class CodeIndex:
@@ -188,17 +100,17 @@ class CodeIndex:
             (rel,),
         ).fetchone()
         try:
-            st = os.stat(_join(self.root) + rel, follow_symlinks=False)
+            st = os.stat(root_prefix(self.root) + rel, follow_symlinks=False)
         except OSError:
             st = None
-        if st is None or not _is_regular(st):
+        if st is None or not is_regular(st):
             if row is not None:
                 with transaction(self.conn):
                     self._forget(rel)
             return None
         if row is not None and _fresh(row[1], row[2], row[7], row[6], st):
             return FileRow(*row[:6])
-        got = _read(self.root, rel)
+        got = read_regular(self.root, rel)
         if got is None:
             return None
         st, data = got
@@ -208,13 +120,13 @@ class CodeIndex:
         if row is not None and row[3] == content_hash(data):
             self.conn.execute(
                 "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
-                (st.st_mtime_ns, _change(st), len(data), checked, rel),
+                (st.st_mtime_ns, change_stamp(st), len(data), checked, rel),
             )
             return FileRow(rel, st.st_mtime_ns, len(data), row[3], row[4], row[5])
         self.dirty += 1
-        facts = _safe_analyze(rel, data)
+        facts = safe_analyze(rel, data)
         with transaction(self.conn):
-            self._store(rel, st.st_mtime_ns, _change(st), len(data), checked, facts)
+            self._store(rel, st.st_mtime_ns, change_stamp(st), len(data), checked, facts)
         return FileRow(rel, st.st_mtime_ns, len(data), facts.hash, facts.language, facts.skipped)
 
     def symbols(self, rel: str, qualname: str | None = None) -> list[Symbol]:
@@ -241,13 +153,13 @@ class CodeIndex:
         changed: list[str] = []
         sizes: dict[str, int] = {}
         present: set[str] = set()
-        prefix = _join(self.root)
+        prefix = root_prefix(self.root)
         for rel in files:
             try:
                 st = os.stat(prefix + rel, follow_symlinks=False)
             except OSError:
                 continue
-            if not _is_regular(st):
+            if not is_regular(st):
                 continue
             present.add(rel)
             prev = known.get(rel)
@@ -301,22 +213,22 @@ class CodeIndex:
     def _analyze_many(
         self, rels: list[str], workers: int | None, sizes: dict[str, int], deadline: float | None = None
     ) -> Iterator[list[tuple]]:
-        """Batches of `_analyze_batch` rows, in completion order; none after the deadline."""
+        """Batches of `analyze_batch` rows, in completion order; none after the deadline."""
         workers = workers or os.cpu_count() or 1
-        groups = _groups(rels, sizes)
+        groups = by_size_and_extension(rels, sizes)
         if len(rels) < PARALLEL_THRESHOLD or workers < 2:
             batch: list[tuple] = []
             for group in groups:
-                if _past(deadline):
+                if past(deadline):
                     break
-                batch += _analyze_batch(str(self.root), [group])
+                batch += analyze_batch(str(self.root), [group])
                 if len(batch) >= SERIAL_BATCH:
                     yield batch
                     batch = []
             if batch:
                 yield batch
             return
-        if _past(deadline):
+        if past(deadline):
             return
         # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
         # enough chunks that the last one to finish leaves little of the machine idle. A group too
@@ -341,7 +253,7 @@ class CodeIndex:
         # alarm, an error writing) must stop its workers now, and only Pool can terminate them
         pool = multiprocessing.get_context(method).Pool(min(workers, len(chunks)))
         try:
-            results = pool.imap_unordered(_analyze_chunk, [(str(self.root), c) for c in chunks])
+            results = pool.imap_unordered(analyze_chunk, [(str(self.root), c) for c in chunks])
             for _ in chunks:
                 try:
                     yield results.next(None if deadline is None else max(0.0, deadline - time.monotonic()))
@@ -393,10 +305,10 @@ class CodeIndex:
         """What must change before a body missing from `rel` can have moved: the file itself (a
         move cuts it out of there) and git's index (git mv, checkout, stash)."""
         parts = []
-        for path in (_join(self.root) + rel, _join(self.root) + ".git/index"):
+        for path in (root_prefix(self.root) + rel, root_prefix(self.root) + ".git/index"):
             try:
                 st = os.stat(path, follow_symlinks=False)
-                parts.append(f"{st.st_mtime_ns}:{st.st_size}:{_change(st)}")
+                parts.append(f"{st.st_mtime_ns}:{st.st_size}:{change_stamp(st)}")
             except OSError:
                 parts.append("-")
         return "|".join(parts)
@@ -420,7 +332,7 @@ class CodeIndex:
     # -- source text, for diffs ---------------------------------------------------------------
     def read_bytes(self, rel: str) -> bytes | None:
         """The file's bytes now, if it is a regular file inside the root."""
-        got = _read(self.root, rel) if self.contained(rel) else None
+        got = read_regular(self.root, rel) if self.contained(rel) else None
         return None if got is None else got[1]
 
     def read_text(self, rel: str, start: int | None = None, end: int | None = None) -> str | None:
@@ -461,7 +373,7 @@ class CodeIndex:
         self.conn.execute("DELETE FROM symbols WHERE path=?", (rel,))
 
     def _store(self, rel: str, mtime_ns: int, change: int, size: int, checked: int, facts: FileFacts) -> None:
-        self._store_rows(*_rows(rel, mtime_ns, change, size, checked, facts))
+        self._store_rows(*rows_of(rel, mtime_ns, change, size, checked, facts))
 
     def _store_rows(self, rel: str, file_row: tuple, symbol_rows: list[tuple]) -> None:
         self.conn.execute(

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import posixpath
 import sqlite3
 import stat as _stat
 import time
@@ -25,7 +24,9 @@ from collections.abc import Iterable
 
 from . import db
 from .errors import StoreCorrupt
+from .index_worker import change_stamp
 from .locate import cache_dir
+from .memory_rows import WEIGHTS, close_superseded, drop, insert, parent_dir
 from .text import terms, unique
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -40,7 +41,6 @@ MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add u
 _CURRENT = "m.closed_ts IS NULL"
 MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
-WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0)  # BM25F column weights: summary, body, tags, paths, symbols
 K1, B = 1.2, 0.75
 SAME_FILE, SAME_DIR = 2.5, 1.3
 # A memory in a file in play starts from this share of the query's best text match, so what is known
@@ -90,22 +90,6 @@ def within_floor(candidates: Iterable[Candidate], ratio: float = FLOOR_RATIO) ->
     return out
 
 
-def _change(st: os.stat_result) -> int:
-    # ctime and inode cannot be set back, unlike mtime (same rule as the code index)
-    return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
-
-
-def _ts(text: str | None) -> float | None:
-    from .memory import parse_time
-
-    if not text:
-        return None
-    try:
-        return parse_time(text).timestamp()
-    except ValueError:
-        return None
-
-
 class MemoryIndex:
     """Full-text index of `.tether/memories/*.md` in the repository's cache database."""
 
@@ -129,7 +113,7 @@ class MemoryIndex:
         except OSError:
             dst = None
         row = self.conn.execute("SELECT value FROM meta WHERE key='mem_dir'").fetchone()
-        stamp = f"{dst.st_mtime_ns}:{_change(dst)}" if dst else "missing"
+        stamp = f"{dst.st_mtime_ns}:{change_stamp(dst)}" if dst else "missing"
         if not full and row is not None:
             saved, _, scanned = row[0].rpartition("|")
             newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
@@ -151,7 +135,7 @@ class MemoryIndex:
                         continue
                     present.add(e.name)
                     k = known.get(e.name)
-                    if k and k[0] == st.st_mtime_ns and k[1] == _change(st) and k[2] == st.st_size and (
+                    if k and k[0] == st.st_mtime_ns and k[1] == change_stamp(st) and k[2] == st.st_size and (
                         max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS
                     ):
                         continue
@@ -164,11 +148,11 @@ class MemoryIndex:
             parsed = [item for item in parsed if not self._current(*item[:3])]
             changed = [item[0] for item in parsed]
             for name in gone + changed:
-                self._drop(name)
+                drop(self.conn, name)
             for item in parsed:
-                self._insert(*item)
+                insert(self.conn, *item)
             if gone or changed:
-                self._close_superseded()
+                close_superseded(self.conn)
                 count, avgdl = self.conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
             self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",))
@@ -195,61 +179,7 @@ class MemoryIndex:
         if st is None:
             return False
         row = self.conn.execute("SELECT mtime_ns, change, size, checked_ns FROM mem_files WHERE name=?", (name,)).fetchone()
-        return row is not None and row[:3] == (st.st_mtime_ns, _change(st), st.st_size) and row[3] >= checked
-
-    def _drop(self, name: str) -> None:
-        got = self.conn.execute("SELECT rid FROM mem_files WHERE name=?", (name,)).fetchone()
-        self.conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
-        if got and got[0] is not None:
-            rid = got[0]
-            for table in ("mems", "mem_paths", "mem_links"):
-                self.conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
-            self.conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
-
-    def _insert(self, name: str, st: os.stat_result | None, checked: int, m: Memory | None, error: str | None) -> None:
-        if st is None:
-            return  # vanished between the scan and the read: the next sync sees it gone
-        rid = None
-        if m is not None:
-            paths = list(dict.fromkeys(a.path for a in m.anchors))
-            rid = self.conn.execute(
-                "INSERT INTO mems(id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths) "
-                "VALUES(?,?,?,?,?,?,?,?,?)",
-                (m.id, name, m.kind, m.summary, m.confidence, _ts(m.verified_at) or 0.0, _ts(m.valid_from) or 0.0,
-                 _ts(m.valid_to), _json(paths)),
-            ).lastrowid
-            symbols = " ".join(a.symbol or "" for a in m.anchors)
-            cols = (terms(m.summary), terms(m.body), terms(" ".join(m.tags)), terms(" ".join(paths), path=True),
-                    terms(symbols))
-            self.conn.execute(
-                "INSERT INTO mem_fts(rowid, summary, body, tags, paths, symbols) VALUES(?,?,?,?,?,?)",
-                (rid, *(" ".join(c) for c in cols)),
-            )
-            tf: dict[str, float] = {}
-            for w, col in zip(WEIGHTS, cols):
-                for term in col:
-                    tf[term] = tf.get(term, 0.0) + w
-            self.conn.execute("UPDATE mems SET dl=?, tf=? WHERE rid=?",
-                              (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), _json(tf), rid))
-            self.conn.executemany(
-                "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
-                [(p, _parent(p), rid) for p in paths],
-            )
-            self.conn.executemany(
-                "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
-            )
-        self.conn.execute(
-            "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
-            (name, st.st_mtime_ns, _change(st), st.st_size, checked, rid, error),
-        )
-
-    def _close_superseded(self) -> None:
-        # A memory named in a live successor's `supersedes` is closed even if the write that sets
-        # its valid_to was interrupted: the successor is the truth (as in Tether.memories).
-        self.conn.execute(
-            "UPDATE mems SET closed_ts = COALESCE(valid_to_ts, (SELECT MIN(s.valid_from_ts) FROM mem_links l "
-            "JOIN mems s ON s.rid = l.rid WHERE l.target = mems.id AND s.valid_to_ts IS NULL))"
-        )
+        return row is not None and row[:3] == (st.st_mtime_ns, change_stamp(st), st.st_size) and row[3] >= checked
 
     # -- search -------------------------------------------------------------------------------
     def search(
@@ -303,7 +233,7 @@ class MemoryIndex:
                     matched += 1  # a memory in a file in play matches even without a word in common
         if not rids:
             return Search((), 0, tuple(q))
-        dirs = {_parent(f) for f in files}
+        dirs = {parent_dir(f) for f in files}
         return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
 
     def _rank(self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str],
@@ -323,7 +253,7 @@ class MemoryIndex:
             cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
             prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
             paths = tuple(json.loads(paths))
-            where_ = near.get(rid) or ("dir" if dirs and any(_parent(p) in dirs for p in paths) else None)
+            where_ = near.get(rid) or ("dir" if dirs and any(parent_dir(p) in dirs for p in paths) else None)
             scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
         top = max((s[0] for s in scored), default=0.0) or 1.0
         out = []
@@ -426,15 +356,6 @@ class MemoryIndex:
 def open_index(root: str | os.PathLike) -> MemoryIndex:
     """An index on the repository's cache database, for callers without a Tether (the hooks)."""
     return MemoryIndex(root)
-
-
-def _parent(path: str) -> str:
-    """A repo-relative path's directory, "." at the top (as PurePosixPath(path).parent spells it)."""
-    return posixpath.dirname(path) or "."
-
-
-def _json(value) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _match(terms_: list[str]) -> str:

@@ -13,16 +13,13 @@ from .anchor.spec import parse_spec
 from .binding import bind
 from .errors import Conflict, Duplicate, InvalidInput, NotFound, SecretDetected
 from .index import CodeIndex
-from .memory import BASE_CONFIDENCE, KINDS, SOURCES, Anchor, Memory, new_id, now_iso, parse_time, summarize
+from .memory import BASE_CONFIDENCE, SOURCES, Anchor, Memory, new_id, now_iso, parse_time
 from .overlap import Overlap, assess, neighbours
 from .paths import cache_dir, find_root, repo_relative
 from .resolve import Resolver, Verdict
 from .search import MemoryIndex
 from .store import Quarantined, Store
-
-MAX_BODY_CHARS = 16_000
-MAX_SUMMARY_CHARS = 300
-MAX_TAGS = 20
+from .validate import MAX_SUMMARY_CHARS, check_body, check_kind, check_summary, check_tags, encodable
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,13 +163,13 @@ class Tether:
     ) -> Memory:
         """Store a memory. A near-duplicate of a current memory on the same anchor is refused unless
         `force`; memories in `ignore` are not compared (a supersession replaces its predecessor)."""
-        body = _check_body(body)
-        kind = _check_kind(kind)
+        body = check_body(body)
+        kind = check_kind(kind)
         if source not in SOURCES:
             raise InvalidInput(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
         given_summary = summary
-        summary = _check_summary(summary, body)
-        tags = _check_tags(tags)
+        summary = check_summary(summary, body)
+        tags = check_tags(tags)
         self.refuse_secrets(body=body, summary=given_summary and summary, evidence=evidence,
                             **{f"tag {i}": t for i, t in enumerate(tags, 1)})
         bound = self.bind_all(anchors)
@@ -188,7 +185,7 @@ class Tether:
             verified_at=now,
             source=source,
             confidence=BASE_CONFIDENCE[source],
-            evidence={"command": _encodable(evidence.strip(), "evidence")} if evidence and evidence.strip() else None,
+            evidence={"command": encodable(evidence.strip(), "evidence")} if evidence and evidence.strip() else None,
             commit=self.head(),
             tags=tags,
             links=dict(links or {}),
@@ -281,7 +278,7 @@ class Tether:
                 m = from_front_matter({k: v for k, v in raw.items() if k != "body"}, raw["body"])
             except StoreCorrupt as e:
                 raise InvalidInput(f"memory #{n} in the export is invalid: {e.message}") from None
-            _check_body(m.body)
+            check_body(m.body)
             try:  # an export from elsewhere passes the same secret gate as a new memory
                 self.refuse_secrets(body=m.body, summary=m.summary, evidence=(m.evidence or {}).get("command"),
                                     reason=m.retired_reason, **{f"tag {i}": t for i, t in enumerate(m.tags, 1)})
@@ -365,44 +362,6 @@ class Tether:
 
 def _under(path: str, prefix: str) -> bool:
     return path == prefix or path.startswith(prefix.rstrip("/") + "/")
-
-
-def _encodable(value: str, what: str) -> str:
-    """Text that cannot be written as UTF-8 (lone surrogates) is refused before anything is stored."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InvalidInput(f"{what} contains text that is not valid Unicode at character {e.start}") from None
-    return value
-
-
-def _check_body(body: str) -> str:
-    if not isinstance(body, str) or not body.strip():
-        raise InvalidInput("memory text is empty")
-    if len(body) > MAX_BODY_CHARS:
-        raise InvalidInput(f"memory text is {len(body)} characters; the limit is {MAX_BODY_CHARS}: keep one memory to one point",
-                           field="body", limit=MAX_BODY_CHARS, size=len(body))
-    return _encodable(body.replace("\r\n", "\n").strip(), "memory text")
-
-
-def _check_kind(kind: str) -> str:
-    if kind not in KINDS:
-        raise InvalidInput(f"unknown kind {kind!r}; one of: {', '.join(KINDS)}")
-    return kind
-
-
-def _check_summary(summary: str | None, body: str) -> str:
-    summary = _encodable(" ".join((summary or "").split()), "summary") or summarize(body)
-    if len(summary) > MAX_SUMMARY_CHARS:
-        raise InvalidInput(f"summary is longer than {MAX_SUMMARY_CHARS} characters")
-    return summary
-
-
-def _check_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    out = tuple(dict.fromkeys(_encodable(t.strip(), "tag") for t in tags if isinstance(t, str) and t.strip()))
-    if len(out) > MAX_TAGS or any(len(t) > 64 for t in out):
-        raise InvalidInput(f"at most {MAX_TAGS} tags of at most 64 characters")
-    return out
 
 
 __all__ = ["Tether", "Checked", "parse_time"]

@@ -158,9 +158,9 @@ def _build(root: Path, src: Path, rels: list[str], size: int) -> dict[str, str]:
 def _prefill(root: Path, facts: dict, cache: Path | None = None) -> None:
     """The cache as `tether index` leaves it: the real single-process sweep, with extraction
     memoized by content so each stdlib file is parsed once, not once per copy (see module doc)."""
-    from tether import index as index_mod
+    from tether import index_worker as index_mod
 
-    real = index_mod._safe_analyze
+    real = index_mod.safe_analyze
     memo = {(os.path.splitext(r)[1], f.hash): f for r, f in facts.items()}
 
     def memoized(rel: str, data: bytes):
@@ -169,12 +169,12 @@ def _prefill(root: Path, facts: dict, cache: Path | None = None) -> None:
         got = memo.get((os.path.splitext(rel)[1], content_hash(data)))
         return got if got is not None else real(rel, data)
 
-    index_mod._safe_analyze = memoized
+    index_mod.safe_analyze = memoized
     conn = db.connect(cache or _cache(root))
     try:
         CodeIndex(root, conn).sweep(workers=1)
     finally:
-        index_mod._safe_analyze = real
+        index_mod.safe_analyze = real
         conn.close()
 
 
