@@ -216,6 +216,30 @@ def test_bad_arguments_are_tool_errors_with_stable_codes_and_the_server_keeps_se
     assert "Traceback" not in (tmp_path / "server-stderr.log").read_text()
 
 
+def test_a_lone_string_where_a_list_is_asked_for_is_a_list_of_one(code, tmp_path):
+    """Models often send `"anchors": "src/a.py::f"`; a refusal would cost them a turn for nothing.
+    The schema still asks for an array, and a list inside a string is not split."""
+    async def go():
+        async with served(code, tmp_path) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert tools["remember"].input_schema["properties"]["anchors"]["type"] == "array"
+            made = await call(client, "remember", body=RETRY, kind="gotcha", anchors="src/http.py::fetch_with_retry",
+                              tags="http")
+            mid = made["data"]["id"]
+            assert [a["symbol"] for a in made["data"]["anchors"]] == ["fetch_with_retry"]
+            assert made["data"]["tags"] == ["http"]
+            found = await call(client, "recall", task="is it worth retrying 4xx responses?", files="src/http.py",
+                               kinds="gotcha")
+            assert ids(found) == [mid]
+            assert ids(await call(client, "recall", task="retrying 4xx responses", kinds="decision")) == []
+            assert [v["id"] for v in (await call(client, "check", ids=mid, paths="src"))["data"]] == [mid]
+            err = await fail(client, "remember", body="Two specs in one string.", kind="fact",
+                             anchors="src/http.py::fetch_with_retry, src/http.py::Pool.acquire")
+            assert err["code"] == "invalid_spec"
+
+    asyncio.run(go())
+
+
 def test_budget_cut_is_reported_with_real_numbers(code, tmp_path):
     async def go():
         async with served(code, tmp_path) as client:

@@ -18,7 +18,7 @@ import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from . import __version__, mcp_models as M
 from .background import finish
@@ -33,12 +33,19 @@ from .views import envelope, memory_view, quarantine_view, staleness, verdict_vi
 
 log = logging.getLogger("tether.mcp")
 
+def _one_as_list(value: Any) -> Any:
+    """A lone string where a list is asked for is a list of one: clients and models often send
+    `"anchors": "src/a.py::f"`, and refusing it costs the agent a turn for nothing."""
+    return [value] if isinstance(value, str) else value
+
+
+OneOrMany = BeforeValidator(_one_as_list)
 Kind = Literal[KINDS]  # type: ignore[valid-type]  # the schema's enum comes from the one list of kinds
 Id = Annotated[str, Field(description="memory id (a unique prefix of 8+ characters works)", min_length=1, max_length=64)]
 Specs = Annotated[list[Annotated[str, Field(max_length=1000)]], Field(
     description="anchors, repo-relative: `path/file.py::Class.method` (symbol; add `@(params)` to pick one of "
                 "several overloads), `path/file.py` (whole file), `docs/x.md#Heading`, `conf.yaml#db.pool_size`",
-    max_length=20)]
+    max_length=20), OneOrMany]
 
 DEFAULT_SWEEP_S = 30.0  # per read tool call (recall, check): see Tools.deadline
 INSTRUCTIONS = """\
@@ -133,9 +140,9 @@ class Tools:
             "reason and a diff, never as current."))
         def recall(
             task: Annotated[str, Field(description="what you are about to do, in your own words", max_length=MAX_TASK_CHARS)],
-            files: Annotated[list[str] | None, Field(description="repo-relative files in play (boosts memories anchored there)", max_length=200)] = None,
+            files: Annotated[list[str] | None, Field(description="repo-relative files in play (boosts memories anchored there)", max_length=200), OneOrMany] = None,
             budget_tokens: Annotated[int, Field(description="hard cap on the answer: ceil(characters/4) of the returned JSON", ge=MIN_BUDGET, le=MAX_BUDGET)] = DEFAULT_BUDGET,
-            kinds: Annotated[list[Kind] | None, Field(description="only these kinds")] = None,
+            kinds: Annotated[list[Kind] | None, Field(description="only these kinds"), OneOrMany] = None,
             as_of: Annotated[str | None, Field(description="ISO 8601 time: what was believed then (superseded and retired memories included)")] = None,
         ) -> Annotated[CallToolResult, M.RecallResult]:
             def go() -> dict:
@@ -156,7 +163,7 @@ class Tools:
             anchors: Specs,
             evidence: Annotated[str | None, Field(description="a command that re-verifies this memory", max_length=1000)] = None,
             summary: Annotated[str | None, Field(description="one line (default: the first sentence of body)", max_length=300)] = None,
-            tags: Annotated[list[str] | None, Field(description="free-form tags", max_length=20)] = None,
+            tags: Annotated[list[str] | None, Field(description="free-form tags", max_length=20), OneOrMany] = None,
             force: Annotated[bool, Field(description="store even if a near-duplicate exists")] = False,
         ) -> Annotated[CallToolResult, M.RememberResult]:
             def go() -> dict:
@@ -171,8 +178,8 @@ class Tools:
             "stale, or on paths you just changed; with no arguments it checks every current memory. Reason "
             "`search_incomplete`: the repository was still being indexed when the call's time ran out; call again."))
         def check(
-            paths: Annotated[list[str] | None, Field(description="only memories anchored under these repo-relative paths", max_length=200)] = None,
-            ids: Annotated[list[Id] | None, Field(description="only these memory ids", max_length=200)] = None,
+            paths: Annotated[list[str] | None, Field(description="only memories anchored under these repo-relative paths", max_length=200), OneOrMany] = None,
+            ids: Annotated[list[Id] | None, Field(description="only these memory ids", max_length=200), OneOrMany] = None,
         ) -> Annotated[CallToolResult, M.CheckResult]:
             def go() -> dict:
                 checked = t.check(ids or (), paths or (), deadline=self.deadline())
@@ -187,7 +194,7 @@ class Tools:
             "now; pass anchors when the code moved somewhere tether cannot follow."))
         def reanchor(
             id: Id,
-            anchors: Annotated[list[str] | None, Field(description="new anchors (default: where each is now)", max_length=20)] = None,
+            anchors: Annotated[list[str] | None, Field(description="new anchors (default: where each is now)", max_length=20), OneOrMany] = None,
         ) -> Annotated[CallToolResult, M.ReanchorResult]:
             def go() -> dict:
                 m = t.reanchor(id, anchors or ())
