@@ -52,7 +52,7 @@ def test_memory_file_is_json_front_matter_then_markdown(billing):
     text = data.decode()
     head, body = text.split("\n---\n", 1)
     meta = orjson.loads(head.removeprefix("---\n"))
-    assert meta["kind"] == "fact" and meta["anchors"][0]["hash"].startswith("t1:")
+    assert meta["kind"] == "fact" and meta["anchors"][0]["hash"].startswith("t2:")
     assert list(meta) == sorted(meta)
     assert "status" not in meta and "penalty" not in meta
     assert body == "Fees are 2.9% with a 30 cent floor.\n\nSee the 2024 pricing memo.\n"

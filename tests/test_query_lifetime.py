@@ -15,7 +15,8 @@ CHILD = """
 import gc, sys
 from tree_sitter import Query
 from tree_sitter_language_pack import get_language
-from tether.anchor.languages import LANGUAGES, query_source
+from tether.anchor.languages import LANGUAGES
+from tether.anchor.query_files import query_source
 for lang in LANGUAGES:
     for _ in range(3):
         q = Query(get_language(lang.grammar), query_source(lang))

@@ -185,6 +185,38 @@ def test_quote_style_is_cosmetic_only_where_it_changes_nothing(path, before, aft
     assert (one(path, before, "f").hash == one(path, after, "f").hash) is same
 
 
+_PY = "def f(x):\n    %s\n"
+
+
+@pytest.mark.parametrize(
+    "before, after, same",
+    [
+        # black and ruff format write escapes' hex digits in lowercase, `\N{...}` names in uppercase
+        ('return "\\xAB\\u00E9\\U0001F600\\N{bullet}"', 'return "\\xab\\u00e9\\U0001f600\\N{BULLET}"', True),
+        ('return b"\\xFF" + f"\\xAB{x}"', 'return b"\\xff" + f"\\xab{x}"', True),
+        ('return "\\U0001F600"', 'return "\\u0001f600"', False),  # the escape's letter is its length
+        ('return b"\\u00E9"', 'return b"\\u00e9"', False),  # no escape in bytes: six characters as written
+        ('return r"\\xAB"', 'return r"\\xab"', False),  # no escape in a raw string
+        ('return "\\\\xAB"', 'return "\\\\xab"', False),  # a backslash, then text
+        # ruff's F541 fix: an f-string without placeholders is the plain string
+        ('return f"plain"', 'return "plain"', True),
+        ('return f"{{x}}"', 'return "{x}"', True),
+        ('return f"{{x}}"', 'return "{{x}}"', False),
+        ('return f"{x}"', 'return "{x}"', False),
+        # ruff's PIE790 fix: a `pass` beside another statement does nothing; a lone one is the block
+        ('"""Doc."""\n    pass', '"""Doc."""', True),
+        ("y = x\n    pass\n    return y", "y = x\n    return y", True),
+        ("if x:\n        pass\n    return 1", "return 1", False),
+        ("pass", '"""Doc."""', False),
+    ],
+    ids=["str escapes", "bytes and f-string escapes", "U is not u", "bytes u", "raw", "escaped backslash",
+         "f without placeholders", "f with escaped braces", "escaped braces are text", "placeholder",
+         "pass after docstring", "pass among statements", "lone pass in a block", "lone pass"],
+)
+def test_python_literals_and_pass_as_linters_and_formatters_rewrite_them(before, after, same):
+    assert (one("s.py", _PY % before, "f").hash == one("s.py", _PY % after, "f").hash) is same
+
+
 def test_swift_parentheses_around_one_value_are_grouping_and_around_two_a_tuple():
     f = "func f(x: Int, y: Int) -> Int {\n  %s\n}\n"
     base = one("s.swift", f % "return (x + 1) * 2", "f").hash

@@ -152,7 +152,7 @@ def test_a_scripted_remember_then_recall_return_the_memory_in_the_envelope(recal
     mem = env["data"]
     assert (mem["kind"], mem["body"]) == ("decision", TOTAL_BODY)
     assert [(a["type"], a["path"], a["symbol"]) for a in mem["anchors"]] == [("symbol", "src/billing.py", "invoice_total")]
-    assert mem["anchors"][0]["hash"].startswith("t1:")
+    assert mem["anchors"][0]["hash"].startswith("t2:")
     assert (p.world.repo.path / mem["file"]).is_file()
 
     (recalled,) = p.world.model.results_for(RECALL)

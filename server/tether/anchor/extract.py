@@ -121,7 +121,8 @@ def _format1(lang: Language) -> Language:
     """The language as hash format 1 read it: what anchors written before a format change hold."""
     if lang.hash_format == 1:
         return lang
-    return replace(lang, format1=True, kept_semicolons=frozenset(), implied=None)
+    return replace(lang, format1=True, kept_semicolons=frozenset(), implied=None, noop_statements=frozenset(),
+                   literal_values=False)
 
 
 def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list[Symbol]:

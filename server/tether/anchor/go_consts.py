@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from .languages import Language
-from .normalize import IMPLIED, token_stream
+from .normalize import token_stream
+from .tokens import IMPLIED
 
 _IOTA = re.compile(rb"(?<![\w])iota(?![\w])")
 

@@ -3,9 +3,9 @@ reads it here, and so does the prompt hook's resolver, of every anchor, without 
 
 from __future__ import annotations
 
-CURRENT = {"rust": 2, "go": 2}
+CURRENT = {"rust": 2, "go": 2, "python": 2}
 # for an anchor stored without its language (memory files may omit it): by its file's extension
-EXTENSIONS = {".rs": "rust", ".go": "go"}
+EXTENSIONS = {".rs": "rust", ".go": "go", ".py": "python", ".pyi": "python"}
 
 
 def current(language: str | None, path: str = "") -> int:

@@ -15,7 +15,6 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
 from .hash_formats import current
 
@@ -109,6 +108,13 @@ class Language:
     kept_semicolons: frozenset[str] = frozenset()
     # Tokens a definition's value depends on outside its own node (anchor/implied.py names them).
     implied: str | None = None
+    # Statements that do nothing (Python `pass`): dropped where another statement stands beside
+    # them, as linters' fixes drop them; a lone one is what its block says.
+    noop_statements: frozenset[str] = frozenset()
+    # Python string literals hashed nearer their value, as black and ruff rewrite them: the hex
+    # digits of `\xAB`, `\uABCD`, `\U...` in either case, `\N{name}` in either case (bytes: `\x`
+    # only), and an f-string without placeholders as the plain string it is (ruff F541).
+    literal_values: bool = False
 
     @property
     def hash_format(self) -> int:
@@ -158,6 +164,8 @@ LANGUAGES: tuple[Language, ...] = (
         skip=frozenset({"line_continuation"}),
         quote_leaves=frozenset({"string_start", "string_end"}),
         aliases=(("tuple_pattern", "pattern_list"), ("tuple", "expression_list")),
+        noop_statements=frozenset({"pass_statement"}),  # format 2
+        literal_values=True,  # format 2
     ),
     Language("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), **_JS_COMMON),
     Language("typescript", "typescript", (".ts", ".mts", ".cts"), **_TS_COMMON),
@@ -375,21 +383,3 @@ def language_for_script(data: bytes) -> Language | None:
 
 def language_named(name: str) -> Language | None:
     return _BY_NAME.get(name)
-
-
-_INCLUDE = "; include: "
-
-
-@cache
-def query_source(lang: Language) -> str:
-    """The language's definitions query; a `; include: NAME.scm` line is replaced by that file
-    (tree-sitter queries have no includes; JavaScript and TypeScript share their object patterns)."""
-    return _query_file(f"{lang.query or lang.name}.scm")
-
-
-def _query_file(name: str) -> str:
-    # beside this module (package data): importlib.resources would cost every process ~9 ms to import
-    with open(os.path.join(os.path.dirname(__file__), "queries", name), encoding="utf-8") as f:
-        text = f.read()
-    return "".join(_query_file(line[len(_INCLUDE):].strip()) if line.startswith(_INCLUDE) else line
-                   for line in text.splitlines(keepends=True))

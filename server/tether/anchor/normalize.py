@@ -3,26 +3,23 @@
 The stream keeps node types (with explicit open/close so block structure counts: a statement
 dedented out of an `if` is an edit), identifier and literal text, operators and keywords. It drops
 comments, docstrings, whitespace, grouping punctuation (not a separator before an empty slot),
-quote style and JSX text layout. Changing any of this is a format change: bump the `t1:` prefix.
+quote style and JSX text layout. Changing any of this is a format change: raise the language's
+format in hash_formats.py (its hashes are then `t<N>:`; format 1 is `t1:`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import re
 from collections import Counter
 from collections.abc import Collection, Iterable
 from functools import cache
 
 from .languages import Language
+from .literals import NUMERIC, leaf_text, string_tokens
+from .tokens import CLOSE, HOLE, OPEN, SEP
 
 TREE_PREFIX = "t1:"
-OPEN = b"\x01"
-CLOSE = b"\x02"
-HOLE = b"\x03"  # stands in for the symbol's own name (and Go receiver), so renames keep the hash
-IMPLIED = b"\x04"  # starts a token a definition takes from outside its own node (anchor/implied.py)
-SEP = b"\x1f"
 
 def digest(prefix: str, data: bytes) -> str:
     return prefix + hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -83,7 +80,7 @@ class _Kind:
         self.token = OPEN + alias.encode()
         self.prefix = alias.encode() + b"="
         self.plain = not (
-            any(n in alias for n in _NUMERIC)
+            any(n in alias for n in NUMERIC)
             or alias in lang.quote_leaves
             or (lang.caseless and alias.startswith(lang.caseless))
             or alias in lang.layout_text
@@ -97,6 +94,7 @@ class _Kind:
             or name in lang.transparent_single
             or name in lang.string_nodes
             or (lang.meaningful_parens and name == "parenthesized_expression")
+            or name in lang.noop_statements
         ):
             self.code = _SPECIAL
         elif name in lang.transparent:
@@ -187,7 +185,7 @@ def token_stream(
                     toks.extend(bare_open)
                 text = src[node.start_byte - base : node.end_byte - base]
                 if not k.plain:
-                    text = _leaf_text(lang, k.alias, text)
+                    text = leaf_text(lang, k.alias, text)
                 if text is not None:
                     append(k.prefix + text)
                     if wrap:
@@ -229,12 +227,27 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
         return _NAMED
     if t in lang.transparent or (t in lang.transparent_single and _one_operand(node)):
         return _TRANSPARENT
+    if t in lang.noop_statements and _beside_others(node):
+        return _DROP
     if t in lang.string_nodes:
         literal = string_tokens(node, lang)
         if literal is not None:
             toks.extend(literal)
             return _DROP
     return k.generic
+
+
+def _beside_others(node) -> bool:
+    """A statement with another beside it in its block (a docstring counts, a comment does not):
+    a `pass` there does nothing, and linters' fixes remove it (ruff PIE790). A lone `pass` stays:
+    it is what `except E: pass` says."""
+    for step in ("prev_named_sibling", "next_named_sibling"):
+        other = getattr(node, step)
+        while other is not None and "comment" in other.type:
+            other = getattr(other, step)
+        if other is not None:
+            return True
+    return False
 
 
 def _one_operand(node) -> bool:
@@ -267,96 +280,6 @@ def _docstring(node, frames: list) -> bool:
     if len(frames) > 1 and frames[-2][0] not in _DOC_OWNERS:
         return False
     return _is_docstring(node)
-
-
-def _leaf_text(lang: Language, t: str, text: bytes) -> bytes | None:
-    """A leaf's text as hashed, for the kinds whose text is not kept as is; None: layout only."""
-    if any(n in t for n in _NUMERIC):
-        return text.lower()  # 0xD800 is 0xd800, 1E5 is 1e5: formatters change the case
-    if t in lang.quote_leaves:
-        return text.strip(b"\"'").lower()
-    if lang.caseless and t.startswith(lang.caseless) and text[:1] not in b"\"'`[":
-        return text.lower()  # SQL `select` is `SELECT`; a quoted name keeps its case
-    if t in lang.layout_text:
-        return jsx_text(text) or None
-    return text
-
-
-_NUMERIC = ("integer", "float", "number", "int_literal", "imaginary")
-_STRING = re.compile(rb'([A-Za-z]*)("""|\'\'\'|"|\'|`)(.*)\2', re.S)
-_RAW_SENSITIVE = re.compile(rb"[\\$]|#\{")
-_INTERPOLATED = frozenset({"interpolation", "template_substitution"})
-# What starts an interpolation in every grammar tether reads: Python/C# `{x}`, Ruby/Elixir `#{x}`
-# and `#@x`, Scala/Dart/PHP `$x` and `${x}`, Swift `\(x)`
-_OPENS_HOLE = re.compile(rb"[{$#@\\]")
-_VERBATIM = ord("R")  # beside the (lowercased) prefix letters: a verbatim-quoted literal with a backslash
-
-
-def string_tokens(node, lang: Language) -> list[bytes] | None:
-    """A literal as its prefix letters and content, quote style and quote escapes undone.
-
-    Adjacent literals read as one (`"a" "b"` is `"ab"`; formatters join them, f-strings too), and
-    interpolations are walked like code between the text runs. None: not a literal shape we know.
-    """
-    parts = node.named_children if node.type == "concatenated_string" else [node]
-    prefix: set[int] = set()
-    out: list[bytes] = []
-    text = bytearray()
-    for part in parts:
-        m = _STRING.fullmatch(part.text or b"")
-        if m is None:
-            return None
-        letters, quote, body = m.group(1).lower(), m.group(2), m.group(3)
-        prefix.update(letters.replace(b"u", b""))
-        if lang.raw_quote is not None and _RAW_SENSITIVE.search(body):
-            prefix.update(quote[:1])  # here the quote decides what `\n`, `$x`, `#{x}` mean
-        # a raw literal takes no escapes: `r"\""` is a backslash and a quote, `"\""` a quote alone
-        verbatim = b"r" in letters or quote in lang.verbatim_quotes
-        if quote in lang.verbatim_quotes and b"\\" in body:
-            prefix.add(_VERBATIM)
-        unquote = bytes if verbatim else _unquote
-        # most literals cannot hold an interpolation: none of the characters that open one is in them
-        holes = [c for c in part.named_children if c.type in _INTERPOLATED] if _OPENS_HOLE.search(body) else ()
-        if not holes:
-            text += unquote(body)
-            continue
-        raw, base = part.text or b"", part.start_byte
-        pos, end = m.start(3), m.end(3)
-        for c in part.children:
-            # text no child covers (Dart keeps none of it in nodes); empty where children tile it
-            text += unquote(raw[pos : min(c.start_byte - base, end)])
-            pos = max(pos, c.end_byte - base)
-            if c.type in _INTERPOLATED:
-                out.append(b"string=" + bytes(text))
-                text.clear()
-                out.extend(token_stream(c, lang, set())[0])
-            elif c.type not in ("string_start", "string_end") and c.is_named:
-                text += unquote(c.text or b"")
-        text += unquote(raw[pos:end])
-    out.append(b"string=" + bytes(text))
-    return [b"\x01string:" + bytes(sorted(prefix)), *out, CLOSE]
-
-
-def _unquote(raw: bytes) -> bytes:
-    return raw.replace(b"\\'", b"'").replace(b'\\"', b'"')
-
-
-_LINE_BREAK = re.compile(rb"\r\n|\n|\r")
-
-
-def jsx_text(text: bytes) -> bytes:
-    """JSX text as the compiler reads it: line breaks and the indentation around them are layout."""
-    lines = _LINE_BREAK.split(text.replace(b"\t", b" "))
-    last = max((i for i, line in enumerate(lines) if line.strip(b" ")), default=-1)
-    out = []
-    for i, line in enumerate(lines):
-        if i > 0:
-            line = line.lstrip(b" ")
-        if i < len(lines) - 1:
-            line = line.rstrip(b" ")
-        if line:
-            out.append(line + (b" " if i != last else b""))
-    return b"".join(out)
 
 
 def symbol_tokens(toks: list[bytes], span: tuple[int, int], holes: Iterable[tuple[int, int]]) -> list[bytes]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from .languages import Language
-from .normalize import IMPLIED, token_stream
+from .normalize import token_stream
+from .tokens import IMPLIED
 
 _HINTS = frozenset({
     "inline", "cold", "optimize", "must_use", "deprecated", "doc", "coverage", "no_coverage",

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from functools import cache
 
 from .disc import canonical, spell
-from .languages import Language, query_source
+from .languages import Language
 from .model import Symbol
-from .normalize import IMPLIED, symbol_tokens, token_stream, tokens_bits, tokens_hash
+from .normalize import symbol_tokens, token_stream, tokens_bits, tokens_hash
+from .query_files import query_source
+from .tokens import IMPLIED
 from .unparsed import leaves, unparsed_after
 
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
