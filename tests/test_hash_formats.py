@@ -80,6 +80,36 @@ def test_a_format_1_python_memory_on_code_both_formats_hash_alike_follows_a_rena
     assert (item["status"], item["anchors"][0]["symbol"]) == ("active", "backoff_delays")
 
 
+def test_reanchor_outdated_moves_every_unchanged_memory_to_the_current_format_and_leaves_edited_ones(repo):
+    _old_memories(repo)
+    repo.replace("src/level.go", 'case "warn":', 'case "warn", "warning":')
+    store = next(f for f in repo.json("doctor")["data"] if f["check"] == "store")
+    assert f"{len(EVERY)} with anchors in an older hash format" in store["detail"]
+    assert store["fix"] == "tether reanchor --outdated"
+    before = repo.memory_files()
+    done = repo.json("reanchor", "--outdated")["data"]
+    assert done["left"] == [PARSE] and len(done["upgraded"]) == len(EVERY) - 1
+    after = repo.memory_files()
+    for name, data in after.items():
+        if name.endswith(PARSE[:8] + ".md"):
+            assert data == before[name]  # its code changed: left for a review, byte for byte
+            continue
+        assert b'"hash": "t1:' in before[name] and b'"hash": "t1:' not in data and b'"hash": "t2:' in data
+        verified = [line for line in data.splitlines() if b'"verified_at"' in line]
+        assert verified == [line for line in before[name].splitlines() if b'"verified_at"' in line]
+    items = repo.check()
+    assert {i["anchors"][0]["symbol"]: i["status"] for i in items.values()} == {
+        **dict.fromkeys(EVERY, "active"), "Parse": "stale"}
+    # now format 2 reads them: an attribute edit is an edit, a lint fix is not
+    repo.replace("src/order.rs", '#[serde(rename_all = "camelCase")]', '#[serde(rename_all = "snake_case")]')
+    repo.replace("src/codec.py", 'ValueError(f"payload', 'ValueError("payload')
+    items = repo.check()
+    assert (items[CAMEL]["status"], items[FRAME]["status"]) == ("stale", "active")
+    assert repo.json("reanchor", "--outdated")["data"] == {"upgraded": [], "left": [PARSE]}
+    assert "1 with anchors in an older hash format" in repo.run("doctor").stdout
+    assert repo.error("reanchor", PARSE, "--outdated")["code"] == "invalid_input"
+
+
 def test_the_resolvers_extension_table_names_every_file_of_a_language_past_format_1():
     from tether.anchor.hash_formats import CURRENT, EXTENSIONS
     from tether.anchor.languages import LANGUAGES, language_for

@@ -76,8 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = add("history", "the supersession chain of a memory")
     s.add_argument("id")
     s = add("reanchor", "re-bind a memory to the current code (the meaning survived the edit)")
-    s.add_argument("id")
+    s.add_argument("id", nargs="?")
     s.add_argument("--anchor", "-a", action="append", default=[], metavar="SPEC", help="new anchors (default: where each is now)")
+    s.add_argument("--outdated", action="store_true",
+                   help="instead: move every memory whose anchors hold an older hash format, and whose code is unchanged, to the current one")
     s = add("supersede", "replace a memory with a new version; the old one is kept as history")
     s.add_argument("id")
     s.add_argument("text", help="the new version (Markdown), or - to read it from standard input")

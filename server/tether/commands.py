@@ -6,6 +6,7 @@ import os
 
 from . import render
 from .cli import Result, command
+from .errors import InvalidInput
 from .service import Tether
 from .views import envelope, memory_view, quarantine_view, staleness, verdict_view
 
@@ -21,7 +22,6 @@ def _text(value: str) -> str:
         return value
     import sys
 
-    from .errors import InvalidInput
     from .validate import MAX_BODY_CHARS
 
     cap = MAX_BODY_CHARS * 4  # the most bytes MAX_BODY_CHARS characters take in UTF-8
@@ -104,6 +104,18 @@ def history(args) -> Result:
 @command("reanchor")
 def reanchor(args) -> Result:
     t = _open(args)
+    if args.outdated:
+        if args.id or args.anchor:
+            raise InvalidInput("--outdated moves every outdated memory: give it no id and no --anchor")
+        from .formats import upgrade
+
+        done = upgrade(t)
+        human = f"moved {len(done['upgraded'])} memories to the current hash format"
+        if done["left"]:
+            human += f"; {len(done['left'])} left as they are, their code changed: review them with `tether check`"
+        return Result(envelope(done, t.freshness()), human)
+    if not args.id:
+        raise InvalidInput("reanchor needs a memory id (or --outdated)")
     m = t.reanchor(args.id, args.anchor)
     anchors = ", ".join(a.spec() for a in m.anchors)
     return Result(envelope(memory_view(m), t.freshness()), f"reanchored {m.short_id} -> {anchors}")

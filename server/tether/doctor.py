@@ -82,6 +82,14 @@ def _store(t) -> Finding:
         names = ", ".join(f"{q.filename} ({q.error})" for q in bad[:5])
         return Finding("store", False, f"{len(mems)} memories, {len(bad)} quarantined: {names}",
                        "fix the front matter by hand (it must be a JSON object between --- lines) or delete the file")
+    from .formats import outdated
+
+    old = sum(1 for m in mems if m.live and any(outdated(a) for a in m.anchors))
+    if old:
+        # still read right, but code the formats read differently is checked in place only, not followed
+        return Finding("store", True, f"{len(mems)} memories in {t.store.dir.relative_to(t.root)}, {old} with "
+                       "anchors in an older hash format (followed only where both formats agree)",
+                       "tether reanchor --outdated")
     return Finding("store", True, f"{len(mems)} memories in {t.store.dir.relative_to(t.root)}")
 
 

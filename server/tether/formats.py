@@ -6,7 +6,7 @@ Rust attributes, Go repeated constants), so such an anchor is first read with it
 current prefix, and renames and moves are followed as ever. Code the new format reads differently
 is checked at the anchor's own place the way it was written: unchanged as format 1 sees it is
 active, not a false alarm. Only there, and only for these anchors: new ones see what the new
-format sees, and `tether reanchor` moves an old one to it.
+format sees, and `tether reanchor` moves an old one to it (`--outdated`: all of them at once).
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from .anchor.hash_formats import current
 from .anchor.model import Symbol
 from .index import CodeIndex
 from .memory import Anchor
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .service import Tether
 
 
 def outdated(a: Anchor) -> bool:
@@ -51,3 +55,44 @@ class OldHashes:
             facts = analyze(path, data, hash_format=1) if data is not None else None
             self._by_path[path] = {(s.start_byte, s.qualname): s.hash for s in facts.symbols} if facts else {}
         return self._by_path[path].get((start_byte, qualname))
+
+
+def rehashed(a: Anchor, data: bytes) -> Anchor | None:
+    """`a` in its language's current format, if the code at its place is unchanged as its own
+    format reads it: both formats read from the same bytes, so no edit can slip in between."""
+    from .anchor.disc import disc_matches
+    from .anchor.extract import analyze
+
+    old = [s for s in analyze(a.path, data, hash_format=1).symbols
+           if s.qualname == a.symbol and s.hash == a.hash and disc_matches(a.discriminator, s.discriminator)]
+    if len(old) != 1:
+        return None
+    now = [s for s in analyze(a.path, data).symbols if (s.start_byte, s.qualname) == (old[0].start_byte, old[0].qualname)]
+    return replace(a, hash=now[0].hash) if len(now) == 1 else None
+
+
+def upgrade(t: Tether) -> dict[str, list[str]]:
+    """Every current memory whose anchors hold an older hash format moved to the current one,
+    where all those anchors' code is unchanged; the others are left for a review (`check`).
+    Verification time is kept: nothing was verified, only re-read."""
+    upgraded, left = [], []
+    for m in t.memories()[0]:
+        if not any(outdated(a) for a in m.anchors):
+            continue
+        anchors = [a if not outdated(a) else _rehash(t.index, a) for a in m.anchors]
+        if any(a is None for a in anchors):
+            left.append(m.id)
+            continue
+        with t.store.locked():  # read-modify-write: a concurrent writer's change is never undone
+            current = next((c for c in t.memories()[0] if c.id == m.id), None)
+            if current is None or current.anchors != m.anchors:
+                left.append(m.id)
+                continue
+            t.store.write(current.evolve(anchors=tuple(anchors)))
+        upgraded.append(m.id)
+    return {"upgraded": upgraded, "left": left}
+
+
+def _rehash(index: CodeIndex, a: Anchor) -> Anchor | None:
+    data = index.read_bytes(a.path)
+    return rehashed(a, data) if data is not None else None

@@ -114,7 +114,23 @@ def _small_history(root: Path) -> Path:
 
 # -- the oracle ---------------------------------------------------------------------------------
 class _Normalized(ast.NodeTransformer):
-    """Docstrings out (what tether leaves out too); `u"x"` is `"x"`."""
+    """Docstrings out (what tether leaves out too); `u"x"` is `"x"`. And two things Python itself
+    compiles alike: a `pass` beside other statements, and an f-string with no placeholder (`f"x"`
+    is `"x"`); escapes need nothing, `ast` holds their values."""
+
+    def generic_visit(self, node):
+        node = super().generic_visit(node)
+        for name in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, name, None)
+            if isinstance(stmts, list) and len(stmts) > 1 and any(isinstance(s, ast.Pass) for s in stmts):
+                setattr(node, name, [s for s in stmts if not isinstance(s, ast.Pass)] or [ast.Pass()])
+        return node
+
+    def visit_JoinedStr(self, node):
+        self.generic_visit(node)
+        if all(isinstance(v, ast.Constant) for v in node.values):
+            return ast.Constant(value="".join(v.value for v in node.values))
+        return node
 
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
