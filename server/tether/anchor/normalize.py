@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from functools import cache
 
 from .languages import Language
@@ -123,12 +123,27 @@ def token_stream(
     the text the tree was parsed from, else the root's own text is sliced. `mark_kinds`, the kind
     ids of the marked nodes, spares asking every other node for its id.
     """
+    if source is None:
+        return token_streams((root,), lang, marks, toks, spans, root.text or b"", mark_kinds, root.start_byte)
+    return token_streams((root,), lang, marks, toks, spans, source, mark_kinds)
+
+
+def token_streams(
+    roots: Sequence,
+    lang: Language,
+    marks: Collection[int],
+    toks: list[bytes] | None,
+    spans: dict[int, tuple[int, int]] | None,
+    source: bytes,
+    mark_kinds: Collection[int] | None = None,
+    base: int = 0,
+) -> tuple[list[bytes], dict[int, tuple[int, int]]]:
+    """`token_stream` of several subtrees of one tree in a row, one walk set up for all: a C
+    header holds thousands of one-line definitions. `source[i - base]` is the tree's byte i."""
     kinds = _kinds(lang)
-    # leaf text sliced from the source: `node.text` costs a memoryview per leaf
-    src, base = (source, 0) if source is not None else (root.text or b"", root.start_byte)
+    src = source  # leaf text sliced from the source: `node.text` costs a memoryview per leaf
     bare_fields = lang.bare_param_fields
-    bare_open = [OPEN + n.encode() for n in lang.bare_param_nodes]
-    bare_close = [CLOSE] * len(bare_open)
+    bare_open, bare_close = _bare(lang)
     toks = [] if toks is None else toks
     append = toks.append
     spans = {} if spans is None else spans
@@ -141,7 +156,10 @@ def token_stream(
         mark_kinds = ()
     elif mark_kinds is None:
         mark_kinds = _ANY
-    cursor = root.walk()
+    if not roots:
+        return toks, spans
+    cursor = roots[0].walk()
+    more = iter(roots[1:])
     # bound once: a method lookup per node is measurable at millions of nodes
     first_child, next_sibling, up = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     while True:
@@ -198,7 +216,12 @@ def token_stream(
             spans[mark] = (start, len(toks))
         while not next_sibling():
             if not frames:
-                return toks, spans
+                nxt = next(more, None)
+                if nxt is None:
+                    return toks, spans
+                cursor.reset(nxt)  # the next subtree, as if walked on its own
+                slot = True
+                break
             up()
             _, close, mark, start = frames.pop()
             if close:
@@ -206,6 +229,12 @@ def token_stream(
             if mark != -1:
                 spans[mark] = (start, len(toks))
             slot = False
+
+
+@cache
+def _bare(lang: Language) -> tuple[list[bytes], list[bytes]]:
+    opened = [OPEN + n.encode() for n in lang.bare_param_nodes]
+    return opened, [CLOSE] * len(opened)
 
 
 class _Everything:

@@ -9,7 +9,7 @@ from functools import cache
 from .disc import canonical, spell
 from .languages import Language
 from .model import Symbol
-from .normalize import symbol_tokens, token_stream, tokens_bits, tokens_hash
+from .normalize import symbol_tokens, token_streams, tokens_bits, tokens_hash
 from .query_files import query_source
 from .tokens import IMPLIED
 from .unparsed import leaves, unparsed_after
@@ -312,8 +312,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
     mark_kinds.update(k for d in defs.values() for k in d.hole_kinds)
     toks: list[bytes] = []
     spans: dict[int, tuple[int, int]] = {}
-    for root in top_roots:
-        token_stream(root, lang, marks, toks, spans, source, mark_kinds)
+    token_streams(top_roots, lang, marks, toks, spans, source, mark_kinds)
     out = []
     for group, qualname, kind, disc in prepared:
         d = group[0]
