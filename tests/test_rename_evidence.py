@@ -129,3 +129,68 @@ def test_a_method_renamed_with_its_calls_through_its_own_receiver_is_followed(re
     item = repo.check()[mid]
     new = qual.replace("walk", "visit").replace("Walk", "Visit")
     assert (item["status"], item["anchors"][0]["symbol"]) == ("active", new)
+
+
+SCANNER = """import os
+
+
+class Scanner:
+    def scan(self, paths):
+        batch = []
+        for p in paths:
+            batch.append(os.path.abspath(p))
+            if len(batch) >= 50:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def close(self):
+        self.closed = True
+"""
+SCAN_FUNCTION = """
+
+def scan(paths):
+    batch = []
+    for p in paths:
+        batch.append(os.path.abspath(p))
+        if len(batch) >= 64:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+"""
+UTIL = "import os\n\n\ndef helper():\n    return os.sep\n"
+
+
+def _without_scan(src: str) -> str:
+    return src[: src.index("    def scan(")] + src[src.index("    def close("):]
+
+
+@pytest.mark.parametrize("target", ["src/util.py", "src/scanner.py"], ids=["to another file", "in its file"])
+def test_a_method_taken_out_of_its_class_and_edited_is_stale_where_it_went(repo, target):
+    repo.write("src/scanner.py", SCANNER)
+    repo.write("src/util.py", UTIL)
+    repo.commit()
+    mid = repo.remember("Batch size is 50: shared hosts kill requests that run over 30 s.", "src/scanner.py::Scanner.scan")
+    repo.write("src/scanner.py", _without_scan(SCANNER))
+    repo.write(target, repo.read(target) + SCAN_FUNCTION)
+    repo.commit("scan is a function now")
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], item["reason"], a["path"], a["symbol"]) == ("stale", "body_edited", target, "scan")
+    # the diff is the edits, not every line dedented out of the class
+    changed = [line for line in a["diff"].splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert changed == ["-def scan(self, paths):", "+def scan(paths):",
+                       "-        if len(batch) >= 50:", "+        if len(batch) >= 64:"]
+
+
+def test_a_function_of_that_name_that_was_there_all_along_is_not_taken_for_it(repo):
+    repo.write("src/scanner.py", SCANNER)
+    repo.write("src/util.py", UTIL + SCAN_FUNCTION)
+    repo.commit()
+    mid = repo.remember("Batch size is 50: shared hosts kill requests that run over 30 s.", "src/scanner.py::Scanner.scan")
+    repo.write("src/scanner.py", _without_scan(SCANNER))
+    repo.commit("drop the method")
+    item = repo.check()[mid]
+    assert (item["status"], item["reason"]) == ("invalidated", "anchor_deleted")

@@ -11,13 +11,27 @@ MAX_DIFF_LINES = 40
 def compact_diff(old: str, new: str) -> str:
     import difflib
 
-    lines = list(
-        difflib.unified_diff(old.splitlines(), new.splitlines(), "then", "now", n=1, lineterm="")
-    )
+    a, b = _aligned(old.splitlines(), new.splitlines())
+    lines = list(difflib.unified_diff(a, b, "then", "now", n=1, lineterm=""))
     if len(lines) > MAX_DIFF_LINES:
         rest = len(lines) - MAX_DIFF_LINES
         lines = lines[:MAX_DIFF_LINES] + [f"... {rest} more diff lines"]
     return "\n".join(lines)
+
+
+def _aligned(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    """Both sides' lines after the first (a symbol's text starts at its own column) at one
+    indentation: a method taken out of its class reads as its edits, not as every line changed."""
+    da, db = _indent(a[1:]), _indent(b[1:])
+    if da > db:
+        a = a[:1] + [line[da - db :] if line.strip() else line for line in a[1:]]
+    elif db > da:
+        b = b[:1] + [line[db - da :] if line.strip() else line for line in b[1:]]
+    return a, b
+
+
+def _indent(lines: list[str]) -> int:
+    return min((len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()), default=0)
 
 
 def alike(then: str | None, now: str | None, threshold: float) -> bool:

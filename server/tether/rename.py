@@ -33,6 +33,8 @@ MAX_ELSEWHERE = 4
 # A rename made with an edit has no exact test, so it takes a close likeness (the moved-and-edited
 # path asks 0.6 of a namesake; a new name is weaker evidence than the same one).
 RENAMED_AND_EDITED = 0.75
+# A method and a function are one kind here: taking a method out of its class is a move.
+_CALLABLE = {"method": "function"}
 
 
 def renamed_throughout(
@@ -149,7 +151,8 @@ def renamed_and_edited(
     """A symbol renamed, or moved to another file, or both, and edited in one go: stale where it went.
 
     The candidates are the names that are new since the anchor was written: in its own file, a
-    name differing in one segment (renamed); elsewhere, the same qualified name (moved); when its
+    name differing in one segment (renamed); elsewhere, the same qualified name (moved); a
+    method's own name alone, here or elsewhere (taken out of its class into a function); when its
     file is gone, a name differing in one segment in the one file of that base name (the file
     moved, `git mv` + rename + edit, as a refactor does in one commit), or else in the files of
     its directory and extension (Java's `Account.java` renamed with its class). "New" is
@@ -166,6 +169,9 @@ def renamed_and_edited(
     for home in _homes(index, a.path):
         candidates += [(home, s) for s in index.symbols(home) if _one_segment_renamed(old, s.qualname.split("."))]
     candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
+    if len(old) > 1:  # a method taken out of its class, into a function here or elsewhere
+        candidates += index.find_named(old[-1])[:MAX_ELSEWHERE]
+    candidates = list({(p, s.qualname, s.start_byte): (p, s) for p, s in candidates}.values())
     close = [(p, s) for p, s in candidates if index.file(p) is not None and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)]
     if not close:
         return None
@@ -173,10 +179,10 @@ def renamed_and_edited(
     if then is None:
         return None
     _, old_symbols, rev = then
-    kinds = {s.kind for s in old_symbols if s.hash == a.hash}
+    kinds = {_CALLABLE.get(s.kind, s.kind) for s in old_symbols if s.hash == a.hash}
     had = {s.qualname for s in old_symbols}
     # elsewhere, the name must be new in that file too (a renamed one also new to the anchor's file)
-    new = [(p, s) for p, s in close if s.kind in kinds
+    new = [(p, s) for p, s in close if _CALLABLE.get(s.kind, s.kind) in kinds
            and (s.qualname == a.symbol or s.qualname not in had)
            and (p == a.path or s.qualname not in names_at(index.root, rev, p))]
     return new[0] if len(new) == 1 else None
