@@ -233,3 +233,16 @@ def test_harness_calls_work_from_outside_the_repository(billing, tmp_path):
 def test_member_spellings_of_other_languages_are_understood(billing, typed):
     out = billing.json("remember", "Fees are 2.9% with a 30 cent floor.", "--anchor", f"src/billing.py::{typed}")
     assert out["data"]["anchors"][0]["symbol"] == "Billing.charge"
+
+
+def test_a_bin_script_is_anchored_by_its_interpreter_and_followed_when_it_becomes_a_module(repo):
+    body = "def rollout(hosts, batch=2):\n    for i in range(0, len(hosts), batch):\n        drain(hosts[i:i + batch])\n"
+    repo.write("bin/deploy", "#!/usr/bin/env python3\n" + body)
+    repo.commit()
+    mid = repo.remember("Two hosts at a time: the load balancer keeps half the pool serving.", "bin/deploy::rollout")
+    repo.move("bin/deploy", "deploy/rollout.py")
+    repo.write("deploy/rollout.py", '"""Rolling deploys."""\n\n\n' + body)
+    repo.commit("a module now")
+    item = repo.check()[mid]
+    a = item["anchors"][0]
+    assert (item["status"], a["path"], a["symbol"]) == ("active", "deploy/rollout.py", "rollout")

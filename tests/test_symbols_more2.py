@@ -251,6 +251,22 @@ def test_an_extensionless_script_is_read_by_its_shebang(first):
     assert (facts.language, [s.qualname for s in facts.symbols]) == ("bash", ["release"])
 
 
+@pytest.mark.parametrize("first, body, language, name", [
+    ("#!/usr/bin/env python3", "def rollout(hosts):\n    return sorted(hosts)\n", "python", "rollout"),
+    ("#!/usr/bin/python3.12", "def rollout(hosts):\n    return sorted(hosts)\n", "python", "rollout"),
+    ("#!/usr/bin/env ruby", "def rollout(hosts)\n  hosts.sort\nend\n", "ruby", "rollout"),
+    ("#!/usr/bin/env node", "function rollout(hosts) {\n  return hosts.sort();\n}\n", "javascript", "rollout"),
+    ("#!/usr/bin/env -S node --no-warnings", "function rollout(hosts) {\n  return hosts.sort();\n}\n",
+     "javascript", "rollout"),
+    ("#!/usr/bin/env php", "<?php\nfunction rollout($hosts) {\n  return $hosts;\n}\n", "php", "rollout"),
+    ("#!/usr/bin/env lua", "function rollout(hosts)\n  return hosts\nend\n", "lua", "rollout"),
+    ("#!/bin/dash", "rollout() {\n  echo go\n}\n", "bash", "rollout"),
+])
+def test_bin_scripts_of_every_interpreter_tether_reads_have_symbols(first, body, language, name):
+    facts = analyze("bin/deploy", f"{first}\n{body}".encode())
+    assert (facts.language, [s.qualname for s in facts.symbols]) == (language, [name])
+
+
 def test_a_script_for_another_interpreter_stays_file_level():
     facts = analyze("bin/report", b"#!/usr/bin/env perl\nprint 1;\n")
     assert (facts.language, facts.skipped, facts.symbols) == (None, "unsupported", ())

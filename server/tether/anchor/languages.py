@@ -100,7 +100,8 @@ class Language:
     # @embedded, the name of the language that parses it. Symbols come from that language, with
     # offsets and lines shifted into the host file.
     embedded: Callable[[object], str | None] | None = None
-    # Interpreters whose `#!` line makes an extensionless file this language (`#!/usr/bin/env bash`).
+    # Interpreters whose `#!` line makes an extensionless file this language (`#!/usr/bin/env bash`;
+    # a version after the name is the same language: `python3.12`).
     interpreters: tuple[str, ...] = ()
     # Read as hash format 1 did (extract.py `_format1`): anchors written before its format moved on.
     format1: bool = False
@@ -159,6 +160,7 @@ LANGUAGES: tuple[Language, ...] = (
         "python",
         "python",
         (".py", ".pyi"),
+        interpreters=("python",),
         wrappers=frozenset({"decorated_definition"}),
         docstrings=True,
         skip=frozenset({"line_continuation"}),
@@ -167,7 +169,7 @@ LANGUAGES: tuple[Language, ...] = (
         noop_statements=frozenset({"pass_statement"}),  # format 2
         literal_values=True,  # format 2
     ),
-    Language("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), **_JS_COMMON),
+    Language("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), interpreters=("node", "nodejs"), **_JS_COMMON),
     Language("typescript", "typescript", (".ts", ".mts", ".cts"), **_TS_COMMON),
     Language("tsx", "tsx", (".tsx",), query="typescript", **_TS_COMMON),
     Language(
@@ -203,7 +205,7 @@ LANGUAGES: tuple[Language, ...] = (
         "bash",
         (".sh", ".bash"),
         filenames=(".bashrc", ".bash_profile", ".bash_aliases", ".bash_logout"),
-        interpreters=("bash", "sh"),
+        interpreters=("bash", "sh", "dash"),
         punctuation=PUNCTUATION | {"function"},
     ),
     # Functions are functions even in a module; `fun/2` and its clauses: see queries/elixir.scm.
@@ -211,6 +213,7 @@ LANGUAGES: tuple[Language, ...] = (
         "elixir",
         "elixir",
         (".ex", ".exs"),
+        interpreters=("elixir",),
         arity=True,
         merge_clauses=True,
         transparent=frozenset({"block"}),  # `(a + b)`: the grouping is in the tree already
@@ -292,6 +295,7 @@ LANGUAGES: tuple[Language, ...] = (
         "ruby",
         "ruby",
         (".rb", ".rake", ".gemspec", ".ru"),
+        interpreters=("ruby",),
         filenames=("Rakefile", "Gemfile", "Guardfile", "Capfile", "Vagrantfile", "Brewfile", "Podfile", "Fastfile"),
         transparent=frozenset({"parenthesized_statements"}),
         wrappers=frozenset({"argument_list", "call"}),
@@ -315,6 +319,7 @@ LANGUAGES: tuple[Language, ...] = (
         "php",
         "php",
         (".php", ".phtml"),
+        interpreters=("php",),
         wrappers=frozenset({"const_declaration", "property_declaration"}),
         # "..." is a literal as much as '...': quote style is cosmetic unless `\`/`$` make it count
         string_nodes=frozenset({"string", "encapsed_string"}),
@@ -351,6 +356,7 @@ LANGUAGES: tuple[Language, ...] = (
         "lua",
         "lua",
         (".lua",),
+        interpreters=("lua", "luajit"),
         path_separators=(".",),
         wrappers=frozenset({"variable_declaration"}),
         skip=frozenset({"empty_statement"}),
@@ -376,9 +382,13 @@ _SHEBANG = re.compile(rb"#![ \t]*\S*/(?:env[ \t]+(?:-\S+[ \t]+)*)?([\w.+-]+)")
 
 
 def language_for_script(data: bytes) -> Language | None:
-    """The language a `#!` line names (`#!/bin/bash`, `#!/usr/bin/env -S bash -e`); None if none."""
+    """The language a `#!` line names (`#!/bin/bash`, `#!/usr/bin/env -S bash -e`,
+    `#!/usr/bin/python3.12`: a version is no other language); None if none."""
     m = _SHEBANG.match(data)
-    return _BY_INTERPRETER.get(m.group(1).decode("ascii", "replace")) if m else None
+    if m is None:
+        return None
+    name = m.group(1).decode("ascii", "replace")
+    return _BY_INTERPRETER.get(name) or _BY_INTERPRETER.get(name.rstrip("0123456789."))
 
 
 def language_named(name: str) -> Language | None:
