@@ -11,6 +11,7 @@ format sees, and `tether reanchor` moves an old one to it (`--outdated`: all of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from .anchor.hash_formats import current
@@ -57,42 +58,64 @@ class OldHashes:
         return self._by_path[path].get((start_byte, qualname))
 
 
-def rehashed(a: Anchor, data: bytes) -> Anchor | None:
+def rehashed(a: Anchor, read: Callable[[str], tuple[list[Symbol], list[Symbol]] | None]) -> Anchor | None:
     """`a` in its language's current format, if the code at its place is unchanged as its own
-    format reads it: both formats read from the same bytes, so no edit can slip in between."""
+    format reads it. `read(path)`: the file's symbols in format 1 and now, from one read of its
+    bytes, so no edit can slip in between."""
     from .anchor.disc import disc_matches
-    from .anchor.extract import analyze
 
-    old = [s for s in analyze(a.path, data, hash_format=1).symbols
-           if s.qualname == a.symbol and s.hash == a.hash and disc_matches(a.discriminator, s.discriminator)]
+    both = read(a.path)
+    if both is None:
+        return None
+    then, now = both
+    old = [s for s in then if s.qualname == a.symbol and s.hash == a.hash and disc_matches(a.discriminator, s.discriminator)]
     if len(old) != 1:
         return None
-    now = [s for s in analyze(a.path, data).symbols if (s.start_byte, s.qualname) == (old[0].start_byte, old[0].qualname)]
-    return replace(a, hash=now[0].hash) if len(now) == 1 else None
+    same = [s for s in now if (s.start_byte, s.qualname) == (old[0].start_byte, old[0].qualname)]
+    return replace(a, hash=same[0].hash) if len(same) == 1 else None
 
 
 def upgrade(t: Tether) -> dict[str, list[str]]:
     """Every current memory whose anchors hold an older hash format moved to the current one,
     where all those anchors' code is unchanged; the others are left for a review (`check`).
     Verification time is kept: nothing was verified, only re-read."""
+    read = _both_formats(t.index)
     upgraded, left = [], []
+    ready: dict[str, tuple[tuple[Anchor, ...], tuple[Anchor, ...]]] = {}  # id -> (anchors as read, rehashed)
     for m in t.memories()[0]:
         if not any(outdated(a) for a in m.anchors):
             continue
-        anchors = [a if not outdated(a) else _rehash(t.index, a) for a in m.anchors]
+        anchors = [a if not outdated(a) else rehashed(a, read) for a in m.anchors]
         if any(a is None for a in anchors):
             left.append(m.id)
-            continue
+        else:
+            ready[m.id] = (m.anchors, tuple(anchors))
+    if ready:
         with t.store.locked():  # read-modify-write: a concurrent writer's change is never undone
-            current = next((c for c in t.memories()[0] if c.id == m.id), None)
-            if current is None or current.anchors != m.anchors:
-                left.append(m.id)
-                continue
-            t.store.write(current.evolve(anchors=tuple(anchors)))
-        upgraded.append(m.id)
+            for m in t.memories()[0]:
+                if m.id not in ready:
+                    continue
+                was, anchors = ready.pop(m.id)
+                if m.anchors != was:
+                    left.append(m.id)
+                    continue
+                t.store.write(m.evolve(anchors=anchors))
+                upgraded.append(m.id)
+        left += list(ready)  # closed meanwhile
     return {"upgraded": upgraded, "left": left}
 
 
-def _rehash(index: CodeIndex, a: Anchor) -> Anchor | None:
-    data = index.read_bytes(a.path)
-    return rehashed(a, data) if data is not None else None
+def _both_formats(index: CodeIndex) -> Callable[[str], tuple[list[Symbol], list[Symbol]] | None]:
+    """A reader of files' symbols in format 1 and in the current format, each file read once."""
+    from functools import cache
+
+    from .anchor.extract import analyze
+
+    @cache
+    def read(path: str) -> tuple[list[Symbol], list[Symbol]] | None:
+        data = index.read_bytes(path)
+        if data is None:
+            return None
+        return list(analyze(path, data, hash_format=1).symbols), list(analyze(path, data).symbols)
+
+    return read
