@@ -33,6 +33,7 @@ from .views import envelope, memory_view, quarantine_view, staleness, verdict_vi
 
 log = logging.getLogger("tether.mcp")
 
+
 def _one_as_list(value: Any) -> Any:
     """A lone string where a list is asked for is a list of one: clients and models often send
     `"anchors": "src/a.py::f"`, and refusing it costs the agent a turn for nothing."""
