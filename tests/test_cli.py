@@ -198,17 +198,20 @@ def test_export_then_import_into_another_clone_round_trips(billing, tmp_path):
     billing.run("export", "--out", str(out))
     other = Repo(tmp_path / "clone")
     other.write("src/billing.py", SRC)
-    assert other.json("import", str(out))["data"] == {"imported": 2, "replaced": 0, "skipped": 0}
+    assert other.json("import", str(out))["data"] == {"imported": 2, "replaced": 0, "skipped": 0, "refused": 0, "refusals": []}
     assert other.memory_files() == billing.memory_files()
     assert list(other.check()) == [b]
-    assert other.json("import", str(out))["data"] == {"imported": 0, "replaced": 0, "skipped": 2}
+    assert other.json("import", str(out))["data"] == {"imported": 0, "replaced": 0, "skipped": 2, "refused": 0, "refusals": []}
 
 
-def test_import_refuses_a_malformed_export_and_writes_nothing(billing, tmp_path):
+def test_import_refuses_a_malformed_record_and_writes_nothing_of_it(billing, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1, "memories": [{"id": "x", "body": "hi"}]}')
-    err = billing.error("import", str(bad))
-    assert err["code"] == "invalid_input"
+    proc = billing.run("import", str(bad), "--json", check=False)
+    assert proc.returncode == 1
+    data = orjson.loads(proc.stdout)["data"]
+    assert (data["imported"], data["refused"]) == (0, 1)
+    assert data["refusals"][0]["code"] == "invalid_input" and data["refusals"][0]["index"] == 1
     assert billing.memory_files() == {}
 
 

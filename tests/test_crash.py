@@ -112,17 +112,23 @@ def test_a_corrupt_cache_is_rebuilt_and_leftover_temp_files_are_ignored(tmp_path
 
 
 def test_temp_files_left_by_a_killed_writer_are_cleared_once_stale(repo):
-    """A SIGKILL between mkstemp and os.replace leaves a .tmp- file; an hour later it is swept."""
+    """A SIGKILL between mkstemp and os.replace leaves a .tmp- file; the next write an hour later
+    sweeps it. Reads never delete anything, and a file of that name that git tracks stays."""
     import os
     import time
 
     repo.write("a.py", "def f(x):\n    return [i * x for i in range(10) if i % 3]\n")
     repo.remember("f skips multiples of three on purpose.", "a.py")
     mem_dir = repo.path / ".tether" / "memories"
-    old, fresh = mem_dir / ".tmp-abandoned", mem_dir / ".tmp-in-flight"
-    old.write_bytes(b"---\n{half")
-    fresh.write_bytes(b"---\n{half")
+    old, fresh, tracked = mem_dir / ".tmp-abandon1", mem_dir / ".tmp-inflight", mem_dir / ".tmp-tracked1"
+    for p in (old, fresh, tracked):
+        p.write_bytes(b"---\n{half")
+    repo.git("add", "-f", str(tracked))
+    repo.git("commit", "-q", "-m", "someone committed a temp-named file")
     hour_ago = time.time() - 3700
-    os.utime(old, (hour_ago, hour_ago))
+    for p in (old, tracked):
+        os.utime(p, (hour_ago, hour_ago))
     assert len(repo.check()) == 1
-    assert not old.exists() and fresh.exists()
+    assert old.exists(), "a read deleted a file"
+    repo.remember("f is pure: it never mutates x.", "a.py")
+    assert not old.exists() and fresh.exists() and tracked.exists()

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import InvalidSpec, StoreCorrupt
-from tether.memory import ANCHOR_TYPES, KINDS, LINK_TYPES, SOURCES, Anchor, Memory, dumps, loads
+from tether.memory import ANCHOR_TYPES, BASE_CONFIDENCE, KINDS, LINK_TYPES, SOURCES, Anchor, Memory, dumps, loads
 from tether.secrets import parse_allowlist, scan
 
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -99,7 +99,7 @@ def memories(draw) -> Memory:
         id=str(draw(st.uuids())), kind=draw(st.sampled_from(KINDS)), summary=draw(st.text(max_size=120)),
         body=draw(bodies), anchors=tuple(draw(st.lists(anchors(), min_size=1, max_size=4))),
         recorded_at=recorded, valid_from=draw(times), verified_at=draw(times), source=source,
-        confidence=draw(st.floats(0, 1)), evidence=draw(st.none() | st.fixed_dictionaries({"command": st.text(max_size=60)})),
+        confidence=draw(st.floats(0, BASE_CONFIDENCE[source])), evidence=draw(st.none() | st.fixed_dictionaries({"command": st.text(max_size=60)})),
         links=draw(st.dictionaries(st.sampled_from(LINK_TYPES), st.lists(st.uuids().map(str), min_size=1, max_size=3))),
         valid_to=draw(st.none() | times), retired_reason=draw(st.none() | st.text(max_size=60)),
         commit=draw(st.none() | st.text("0123456789abcdef", min_size=40, max_size=40)),

@@ -89,6 +89,8 @@ def _secret_corpus() -> list[tuple[str, str, str]]:
     add("url_credentials", "Celery broker is redis://:{s}@cache.internal:6379/0 in prod.", rnd(B62, 20))
     add("url_credentials", "Atlas: mongodb+srv://app:{s}@cluster0.abcde.mongodb.net/main", "Pa55-" + rnd(B62, 10))
     add("url_credentials", "The mirror clones https://deploy-bot:{s}@git.example.com/infra/ops.git nightly.", rnd(B62, 20))
+    add("password_prose", "For the demo box the admin password is {s} until Friday.", "Tr0ub4dor&3x")
+    add("password_prose", "The passphrase for the signing key was {s}.", "hunter" + rnd("0123456789", 4))
     add("password_assignment", 'In settings.py: DATABASES["default"]["PASSWORD"] = "{s}" (local only).', "Tr0ub4dor&3x")
     add("password_assignment", "The .env for staging has DB_PASSWORD={s}", "Sup3rS3cret!")
     add("password_assignment", 'The fixture config is {{"username": "admin", "password": "{s}"}}', "hunter22")
@@ -102,6 +104,67 @@ def _secret_corpus() -> list[tuple[str, str, str]]:
     add("high_entropy", "Encryption key (base64, 32 bytes): {s}", base64.b64encode(RNG.randbytes(32)).decode())
     add("npm_token", "Publishing uses {s} from the org account.", "npm_" + rnd(B62, 36))
     add("pypi_token", "twine uploads with {s}", "pypi-AgEIcHlwaS5vcmc" + rnd(B64URL, 60))
+    # provider prefixes (the vendors' documented shapes)
+    UPPER_DIGITS, LOWER_DIGITS = string.ascii_uppercase + string.digits, string.ascii_lowercase + string.digits
+    add("huggingface_token", "Model downloads use {s} from the CI secrets.", "hf_" + rnd(string.ascii_letters, 34))
+    add("azure_client_secret", "The app registration's client secret is {s} (expires in 2026).",
+        rnd(B62, 3) + str(RNG.randrange(10)) + "Q~" + rnd(B62 + "_~.-", 31) + rnd(B62, 1))
+    add("age_secret_key", "Backups are encrypted to the key {s}.", "AGE-SECRET-KEY-1" + rnd("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58))
+    add("onepassword_key", "The vault's secret key is {s}.",
+        "A3-" + "-".join(rnd(UPPER_DIGITS, n) for n in (6, 11, 5, 5, 5)))
+    add("adobe_client_secret", "The Adobe I/O integration secret: {s}", "p8e-" + rnd(B62, 32))
+    add("alibaba_access_key", "OSS uploads sign with {s}.", "LTAI" + rnd(B62, 20))
+    add("artifactory_token", "Artifactory pulls use {s}.", "AKCp" + rnd(B62, 69))
+    add("atlassian_token", "The Jira bot authenticates with {s}.", "ATATT3" + rnd(B64URL, 186))
+    add("clojars_token", "lein deploy reads {s}.", "CLOJARS_" + rnd(LOWER_DIGITS, 60))
+    add("cloudflare_key", "The origin certificate job uses {s}.", "v1.0-" + rnd(HEX, 24) + "-" + rnd(HEX, 146))
+    add("databricks_token", "Notebook jobs run with {s}.", "dapi" + rnd(HEX, 32))
+    add("digitalocean_token", "doctl is configured with {s}.", "dop_v1_" + rnd(HEX, 64))
+    add("doppler_token", "Doppler service token: {s}", "dp.st." + rnd(B62, 43))
+    add("dynatrace_token", "Metrics ingest with {s}.", "dt0c01." + rnd(UPPER_DIGITS, 24) + "." + rnd(B62, 64))
+    add("easypost_key", "Shipping labels are bought with {s}.", "EZAK" + rnd(B62, 54))
+    add("facebook_token", "The page bot posts with {s}.", "EAAC" + rnd(B62, 120))
+    add("flyio_token", "fly deploy runs with {s}.", "fo1_" + rnd(B64URL, 43))
+    add("grafana_token", "Dashboards are provisioned with {s}.", "glsa_" + rnd(B62, 32) + "_" + rnd(HEX, 8))
+    add("groq_key", "The summarizer calls Groq with {s}.", "gsk_" + rnd(B62, 52))
+    add("heroku_key", "Review apps are created with {s}.", "HRKU-AA" + rnd(B64URL, 58))
+    add("linear_key", "The triage script uses {s}.", "lin_api_" + rnd(B62, 40))
+    add("mailchimp_key", "The newsletter sync uses {s}.", rnd(HEX, 32) + "-us14")
+    add("mailgun_key", "Transactional mail goes out with {s}.", "key-" + rnd(HEX, 32))
+    add("mapbox_secret_token", "Tilesets are uploaded with {s}.", "sk.eyJ" + rnd(B64URL, 60) + "." + rnd(B64URL, 22))
+    add("newrelic_key", "NerdGraph queries use {s}.", "NRAK-" + rnd(UPPER_DIGITS, 27))
+    add("notion_token", "The docs sync integration uses {s}.", "ntn_" + rnd(string.digits, 11) + rnd(B62, 35))
+    add("openshift_token", "oc login --token {s} was pasted in the runbook.", "sha256~" + rnd(B64URL, 43))
+    add("perplexity_key", "Research mode calls {s}.", "pplx-" + rnd(B62, 48))
+    add("planetscale_token", "Schema deploys use {s}.", "pscale_tkn_" + rnd(B62, 43))
+    add("postman_key", "The collection runner uses {s}.", "PMAK-" + rnd(HEX, 24) + "-" + rnd(HEX, 34))
+    add("prefect_key", "Flows register with {s}.", "pnu_" + rnd(B62, 36))
+    add("pulumi_token", "pulumi up in CI uses {s}.", "pul-" + rnd(HEX, 40))
+    add("readme_key", "The API docs are pushed with {s}.", "rdme_" + rnd(LOWER_DIGITS, 70))
+    add("rubygems_key", "gem push uses {s}.", "rubygems_" + rnd(HEX, 48))
+    add("scalingo_token", "Scalingo deploys use {s}.", "tk-us-" + rnd(B64URL, 48))
+    add("sendgrid_key", "Password-reset mail is sent with {s}.", "SG." + rnd(B64URL, 22) + "." + rnd(B64URL, 43))
+    add("sendinblue_key", "Campaigns are sent with {s}.", "xkeysib-" + rnd(HEX, 64) + "-" + rnd(B62, 16))
+    add("sentry_token", "Release uploads use {s}.", "sntryu_" + rnd(HEX, 64))
+    add("shopify_token", "The storefront sync uses {s}.", "shpat_" + rnd(HEX, 32))
+    add("sourcegraph_token", "Batch changes run with {s}.", "sgp_" + rnd(HEX, 40))
+    add("square_token", "Refunds go through Square with {s}.", "sq0atp-" + rnd(B64URL, 22))
+    add("telegram_bot_token", "The alert bot token is {s}.", f"{RNG.randrange(10**8, 10**10)}:AA" + rnd(B64URL, 33))
+    add("terraform_token", "terraform login stored {s}.", rnd(B62, 14) + ".atlasv1." + rnd(B64URL, 67))
+    add("twilio_key", "SMS alerts use the API key {s}.", "SK" + rnd(HEX, 32))
+    add("vault_token", "The migration ran with VAULT_ADDR set and {s}.", "hvs." + rnd(B64URL, 95))
+    # named by context, commands and config files
+    add("vendor_key", "The DNS script reads cloudflare = {s} from its config.", rnd(HEX, 37))
+    add("auth_header", 'curl -H "X-API-Key: {s}" https://api.example.com/v1/items', rnd(B62, 32))
+    add("curl_credentials", "Upload with curl -u deploy:{s} https://artifacts.example.com/upload", "Kx7" + rnd(B62, 9))
+    add("command_password", "Restore with mysql -uroot -p{s} shop < dump.sql", "S3" + rnd(B62, 10))
+    add("netrc_password", "The runner's .netrc says: machine api.example.com login deploy password {s}", rnd(B62, 14))
+    add("npmrc_auth", "The .npmrc has //registry.npmjs.org/:_authToken={s}", str(uuid.UUID(int=RNG.getrandbits(128))))
+    add("kubernetes_secret", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: {s}\n",
+        base64.b64encode(rnd(B62, 18).encode()).decode())
+    add("encoded_credentials", "The Jenkins credential blob is {s} (base64).",
+        base64.b64encode(f"deploy-bot:{rnd(B62, 14)}".encode()).decode())
+    add("password_element", "web.config: <configuration><dbPassword>{s}</dbPassword></configuration>", "Pw" + rnd(B62, 12))
     return c
 
 
@@ -298,8 +361,8 @@ def test_cli_import_refuses_an_export_carrying_a_secret(code_repo, tmp_path):
     (tmp_path / "export.json").write_text(json.dumps(doc))
     before = code_repo.memory_files()
     proc = code_repo.run("import", str(tmp_path / "export.json"), "--json", check=False)
-    err = json.loads(proc.stdout)["error"]
-    assert (proc.returncode, err["code"], err["rule"]) == (2, "secret_detected", "stripe_key")
+    err = json.loads(proc.stdout)["data"]["refusals"][0]
+    assert (proc.returncode, err["code"], err["rule"]) == (1, "secret_detected", "stripe_key")
     assert token not in proc.stdout + proc.stderr and code_repo.memory_files() == before and mid
 
 

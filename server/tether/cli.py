@@ -10,7 +10,8 @@ from typing import Any, Callable
 import orjson
 
 from . import __version__
-from .errors import InternalError, InvalidInput, TetherError
+from .errors import InternalError, InvalidInput, TetherError, from_os_error, from_sqlite_error
+from .terminal import visible
 
 COMMANDS: dict[str, Callable[..., "Result"]] = {}
 
@@ -128,32 +129,106 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        as_json = args.json
-        if not args.command:
-            parser.print_help()
-            return 0
-        _load_commands()
-        result = COMMANDS[args.command](args)
-    except TetherError as e:
-        return _fail(e, as_json)
-    except KeyboardInterrupt:
-        return 130
-    except Exception as e:  # a bug, not bad input: one line, the traceback on request
-        if os.environ.get("TETHER_DEBUG"):
+        try:
+            return _run_healing(argv)
+        except TetherError as e:
+            return _fail(e, as_json)
+        except KeyboardInterrupt:
+            return 130
+        except OSError as e:  # BrokenPipeError first: `tether ls | head -1` is a reader that left
+            if isinstance(e, BrokenPipeError):
+                return _reader_gone()
+            return _fail(from_os_error(e), as_json)
+        except Exception as e:  # a bug, not bad input: one line, the traceback on request
+            if os.environ.get("TETHER_DEBUG"):
+                raise
+            known = None
+            if type(e).__module__ == "sqlite3":
+                from .db import opened
+
+                known = from_sqlite_error(e, opened())
+            if known is not None:
+                return _fail(known, as_json)
+            return _fail(InternalError(f"internal error {type(e).__name__}: {e} (TETHER_DEBUG=1 shows the traceback)"), as_json)
+    except BrokenPipeError:  # the error itself could not be written
+        return _reader_gone()
+
+
+def _run_healing(argv: list[str]) -> int:
+    """`_run`, and once more on a rebuilt cache if the first run found it damaged: every write to
+    the memory files happens after the cache reads it depends on, so a rerun repeats nothing."""
+    try:
+        return _run(argv)
+    except Exception as e:
+        if type(e).__module__ != "sqlite3":
             raise
-        return _fail(InternalError(f"internal error {type(e).__name__}: {e} (TETHER_DEBUG=1 shows the traceback)"), as_json)
-    if as_json and not result.raw:
-        sys.stdout.buffer.write(orjson.dumps(result.data, option=orjson.OPT_INDENT_2) + b"\n")
+        from .db import discard_opened, is_corrupt
+
+        if not is_corrupt(e) or not discard_opened(str(e)):
+            raise
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
+    for i, arg in enumerate(argv):
+        if not _utf8(arg) and (i == 0 or argv[i - 1] != "--root") and not arg.startswith("--root="):
+            raise InvalidInput(f"argument {i + 1} is not valid UTF-8 (undecodable bytes shown escaped: {visible(arg)})")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_usage(sys.stderr)
+        raise InvalidInput("a command is required: tether --help lists them")
+    _load_commands()
+    result = COMMANDS[args.command](args)
+    if args.json and not result.raw:
+        sys.stdout.buffer.write(_json(result.data) + b"\n")
     elif result.text:
-        print(result.text)
+        sys.stdout.write(visible(result.text) + "\n")
+    sys.stdout.flush()  # inside the try: a pipe closed early is noticed here, not at exit
     return result.code
+
+
+def _json(data: Any) -> bytes:
+    """The envelope as JSON; text that is not valid Unicode (a file name's undecodable bytes) is
+    written with those bytes escaped, as `\\udcff`, rather than failing the whole answer."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2)
+    except TypeError:
+        return orjson.dumps(_encodable(data), option=orjson.OPT_INDENT_2)
+
+
+def _encodable(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if _utf8(value) else value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_encodable(k): _encodable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encodable(v) for v in value]
+    return value
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _reader_gone() -> int:
+    """stdout's reader closed it: stop quietly. Point stdout at /dev/null so the interpreter's
+    final flush does not raise again (the pattern the Python docs give for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141  # 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe
 
 
 def _fail(e: TetherError, as_json: bool) -> int:
     if as_json:
-        sys.stdout.buffer.write(orjson.dumps({"error": e.to_dict()}, option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.buffer.write(orjson.dumps({"error": _encodable(e.to_dict())}, option=orjson.OPT_INDENT_2) + b"\n")
     else:
-        print(f"tether: error[{e.code}]: {e.message}", file=sys.stderr)
+        print(f"tether: error[{e.code}]: {visible(e.message)}", file=sys.stderr)
     return 2

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 
 from . import render
 from .cli import Result, command
 from .errors import InvalidInput
+from .links import superseded as superseded_ids
 from .service import Tether
 from .views import envelope, memory_view, quarantine_view, staleness, verdict_view
 
 
 def _open(args) -> Tether:
     return Tether(args.root, os.getcwd())
+
+
+_stdin: list[bytes] = []
 
 
 def _text(value: str) -> str:
@@ -25,7 +30,11 @@ def _text(value: str) -> str:
     from .validate import MAX_BODY_CHARS
 
     cap = MAX_BODY_CHARS * 4  # the most bytes MAX_BODY_CHARS characters take in UTF-8
-    data = sys.stdin.buffer.read(cap + 1)
+    if _stdin:  # read once: a command run again on a rebuilt cache finds the same text
+        data = _stdin[0]
+    else:
+        data = sys.stdin.buffer.read(cap + 1)
+        _stdin.append(data)
     if len(data) > cap:
         raise InvalidInput(f"memory text on standard input is over {cap} bytes; the limit is {MAX_BODY_CHARS} "
                            "characters: keep one memory to one point", field="body", limit=MAX_BODY_CHARS)
@@ -42,7 +51,7 @@ def remember(args) -> Result:
         _text(args.text), args.anchor, kind=args.kind, summary=args.summary, evidence=args.evidence,
         tags=args.tag, source="verified" if args.verified else "explicit", force=args.force,
     )
-    conflicts = t.overlaps(m)[1]
+    conflicts = t.conflicts
     anchors = ", ".join(a.spec() for a in m.anchors)
     text = f"remembered {m.short_id} ({m.kind}) -> {anchors}"
     text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in conflicts)
@@ -57,10 +66,12 @@ def check(args) -> Result:
     verdicts = list(checked.verdicts)
     counts = staleness(verdicts)
     bad = list(checked.quarantined)
-    code = 1 if args.strict and (counts["stale"] or counts["invalidated"] or bad) else 0
+    links = list(checked.link_problems)
+    code = 1 if args.strict and (counts["stale"] or counts["invalidated"] or bad or links) else 0
     data = [verdict_view(v) for v in verdicts]
-    env = envelope(data, t.freshness(), **counts, quarantined=[quarantine_view(q) for q in bad])
-    return Result(env, render.check_report(verdicts, bad), code)
+    env = envelope(data, t.freshness(), **counts, quarantined=[quarantine_view(q) for q in bad],
+                   link_problems=[p.to_dict() for p in links])
+    return Result(env, render.check_report(verdicts, bad, links), code)
 
 
 @command("ls")
@@ -68,7 +79,7 @@ def ls(args) -> Result:
     t = _open(args)
     mems, bad = t.memories(include_closed=args.all)
     # a supersede cut short by a crash leaves the old file open; its successor's link closes it
-    superseded = {old for m in mems if m.live for old in m.links.get("supersedes", [])}
+    superseded = superseded_ids(mems)
     if args.kind:
         mems = [m for m in mems if m.kind == args.kind]
     r = t.resolver(with_diff=False)
@@ -141,6 +152,10 @@ def index(args) -> Result:
     t = _open(args)
     stats = t.reindex()
     text = f"indexed {stats['files']} files ({stats['parsed']} parsed, {stats['removed']} removed)"
+    if stats.get("skipped_names_count"):
+        n = stats["skipped_names_count"]
+        text += (f"\nskipped {n} file{'s' if n != 1 else ''} whose name is not UTF-8 (cannot be anchored): "
+                 + ", ".join(stats["skipped_names"][:5]) + (" ..." if n > 5 else ""))
     return Result(envelope(stats, t.freshness()), text)
 
 
@@ -151,7 +166,11 @@ def doctor(args) -> Result:
     t = _open(args)
     findings = dr.diagnose(t)
     code = 0 if all(f.ok for f in findings) else 1
-    return Result(envelope([f.view() for f in findings], t.freshness()), dr.render(findings), code)
+    try:  # doctor must work where the cache cannot: it is what says why
+        fresh = t.freshness()
+    except (OSError, sqlite3.Error):
+        fresh = {"indexed_at": None, "dirty": 0, "swept": False}
+    return Result(envelope([f.view() for f in findings], fresh), dr.render(findings), code)
 
 
 @command("export")
@@ -162,14 +181,25 @@ def export(args) -> Result:
     doc = t.export()
     data = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
     if args.out:
-        with open(args.out, "wb") as f:
-            f.write(data)
-        return Result(envelope({"file": args.out, "memories": len(doc["memories"])}, t.freshness()),
-                      f"exported {len(doc['memories'])} memories to {args.out}")
+        from .output_file import write_output
+
+        path = write_output(args.out, data, _is_export, "tether export")
+        return Result(envelope({"file": str(path), "memories": len(doc["memories"])}, t.freshness()),
+                      f"exported {len(doc['memories'])} memories to {path}")
     import sys
 
     sys.stdout.buffer.write(data)
     return Result(None, "", raw=True)
+
+
+def _is_export(head: bytes) -> bool:
+    """An earlier export, by its first bytes (sorted keys put `format` first, then `memories`)."""
+    import re
+
+    return re.match(rb'\{\s*"format"\s*:\s*\d+\s*,\s*"memories"\s*:', head) is not None
+
+
+MAX_IMPORT_BYTES = 256 * 1024 * 1024  # ~80,000 memories; /dev/zero as the file must not fill memory
 
 
 @command("import")
@@ -178,19 +208,27 @@ def import_(args) -> Result:
 
     import orjson
 
-    from .errors import InvalidInput
-
     t = _open(args)
     try:
-        raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
-        doc = orjson.loads(raw)
+        if args.file == "-":
+            raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+        else:
+            with open(args.file, "rb") as f:  # a FIFO is fine here: `tether import <(...)` is one
+                raw = f.read(MAX_IMPORT_BYTES + 1)
     except OSError as e:
         raise InvalidInput(f"cannot read {args.file}: {e.strerror}") from None
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise InvalidInput(f"{args.file} is over {MAX_IMPORT_BYTES} bytes: not an export tether writes")
+    try:
+        doc = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
         raise InvalidInput(f"{args.file} is not JSON: {e}") from None
     counts = t.import_(doc, replace=args.replace)
-    text = f"imported {counts['imported']}, replaced {counts['replaced']}, skipped {counts['skipped']} (already present)"
-    return Result(envelope(counts, t.freshness()), text)
+    text = (f"imported {counts['imported']}, replaced {counts['replaced']}, skipped {counts['skipped']} "
+            f"(already present), refused {counts['refused']}")
+    text += "".join(f"\n  refused #{r['index']} {(r['id'] or '?')[:8]}: {r['code']}: {r['message']}"
+                    for r in counts["refusals"])
+    return Result(envelope(counts, t.freshness()), text, 1 if counts["refused"] else 0)
 
 
 @command("report")

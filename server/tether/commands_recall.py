@@ -55,6 +55,12 @@ def render(env: dict) -> str:
 
 
 def _where(a: dict) -> str:
+    from .terminal import one_line
+
+    return one_line(_spelled(a))
+
+
+def _spelled(a: dict) -> str:
     out = a["path"] + (f"::{a['symbol']}" if a.get("symbol") else "")
     if a.get("lines"):
         out += f":{a['lines'][0]}"

@@ -44,29 +44,67 @@ CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 """
 
 
+REBUILT_NOTE = "rebuilt.json"  # beside the cache: when and why it was last rebuilt, for `tether doctor`
+_opened: set[str] = set()  # caches this process connected to: what `discard_opened` deletes
+
+
 def connect(path: str | os.PathLike) -> sqlite3.Connection:
     """Open (creating or rebuilding) the cache. A cache from another schema version is discarded."""
     os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
+    _opened.add(os.fspath(path))
     try:
         return _open(path)
     except sqlite3.DatabaseError as e:
-        if not _corrupt(e):
+        if not is_corrupt(e):
             raise  # "database is locked" is another process at work, not damage: never delete its cache
-        # A corrupt cache loses nothing: it is rebuilt from the working tree and the memory files.
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(f"{os.fspath(path)}{suffix}")
-            except FileNotFoundError:
-                pass
+        discard(path, str(e))
         return _open(path)
 
 
-def _corrupt(e: sqlite3.DatabaseError) -> bool:
+def is_corrupt(e: BaseException) -> bool:
+    """Damage (SQLITE_CORRUPT, SQLITE_NOTADB), as opposed to a lock, a full disk or a bug."""
+    if not isinstance(e, sqlite3.DatabaseError):
+        return False
     code = getattr(e, "sqlite_errorcode", None)  # Python 3.11+
     if code is not None:
-        return code & 0xFF in (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+        return code & 0xFF in (11, 26)
     text = str(e).lower()
-    return "malformed" in text or "not a database" in text
+    return "malformed" in text or "not a database" in text or "corrupt" in text
+
+
+def discard(path: str | os.PathLike, why: str) -> None:
+    """Delete a damaged cache (it loses nothing: it is rebuilt from the working tree and the
+    memory files) and leave a note of it beside, which `tether doctor` reports."""
+    base = os.fspath(path)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(base + suffix)
+        except FileNotFoundError:
+            pass
+    import json
+    import time
+
+    note = os.path.join(os.path.dirname(base), REBUILT_NOTE)
+    try:
+        with open(note, "w", encoding="utf-8") as f:
+            json.dump({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "why": why[:300]}, f)
+    except OSError:
+        pass
+
+
+def opened() -> list[str]:
+    """The caches this process connected to."""
+    return sorted(_opened)
+
+
+def discard_opened(why: str) -> int:
+    """Discard every cache this process opened: pages overwritten with garbage surface only when a
+    query reads them, long after `connect`. The caller then runs its operation again, once."""
+    for path in sorted(_opened):
+        discard(path, why)
+    n = len(_opened)
+    _opened.clear()
+    return n
 
 
 def _open(path: str | os.PathLike) -> sqlite3.Connection:

@@ -46,11 +46,19 @@ def alike(then: str | None, now: str | None, threshold: float) -> bool:
 
 
 def _git_show(root: Path, rev: str, path: str) -> bytes | None:
-    """`path` as committed at `rev`, or None (no such revision or path, or git failed)."""
+    """`path` as committed at `rev`, or None (no such revision or path, or git failed).
+
+    `rev` comes from a memory file anyone can commit: only HEAD or a hex object name is asked,
+    after `--end-of-options`, so no value can reach git as an option."""
     import subprocess  # like the parsing machinery, only when git is asked
 
+    from .memory import is_object_name
+
+    if rev != "HEAD" and not is_object_name(rev):
+        return None
+    cmd = ["git", "cat-file", "blob", "--end-of-options", f"{rev}:{path}"]
     try:
-        return subprocess.run(["git", "show", f"{rev}:{path}"], cwd=root, capture_output=True, timeout=10, check=True).stdout
+        return subprocess.run(cmd, cwd=root, capture_output=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from pathlib import Path
 import orjson
 
 from .paths import cache_dir, hook_failure_logs
+from .safe_read import read_state_file
 
 RECENT_FAILURES = 5
 
@@ -58,6 +60,10 @@ def _grammars() -> Finding:
 
 def _cache(root: Path) -> Finding:
     db = cache_dir(root) / "cache.sqlite"
+    place = next((p for p in (db.parent, *db.parent.parents) if p.exists()), None)
+    if place is not None and not os.access(place, os.W_OK | os.X_OK):
+        return Finding("cache", False, f"{place} is not writable: the cache cannot be built at {db}",
+                       "make it writable, or point TETHER_HOME at a writable directory")
     if not db.exists():
         return Finding("cache", True, f"no cache yet at {db} (built on first use)")
     size = sum(p.stat().st_size for p in db.parent.glob("cache.sqlite*") if p.is_file())
@@ -73,15 +79,31 @@ def _cache(root: Path) -> Finding:
     from .background import running
 
     busy = "; a background index is running" if running(root) else ""
-    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed{busy})")
+    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed{busy}){_rebuilt(db.parent)}")
+
+
+def _rebuilt(cache: Path) -> str:
+    """When the cache was last found damaged and rebuilt, and what was wrong (nothing was lost)."""
+    from .db import REBUILT_NOTE
+
+    try:
+        note = orjson.loads((cache / REBUILT_NOTE).read_bytes()[:4096])
+        return f"; rebuilt at {note['at']} after it was found damaged ({note['why']})"
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return ""
 
 
 def _store(t) -> Finding:
     mems, bad = t.memories(include_closed=True)
     if bad:
         names = ", ".join(f"{q.filename} ({q.error})" for q in bad[:5])
-        return Finding("store", False, f"{len(mems)} memories, {len(bad)} quarantined: {names}",
-                       "fix the front matter by hand (it must be a JSON object between --- lines) or delete the file")
+        fixes = "; ".join(dict.fromkeys(q.fix for q in bad))
+        return Finding("store", False, f"{len(mems)} memories, {len(bad)} quarantined: {names}", fixes)
+    problems = t.link_problems(mems)
+    if problems:
+        lines = ", ".join(f"{p.memory_id[:8]} {p.problem}" for p in problems[:5])
+        return Finding("store", False, f"{len(mems)} memories, {len(problems)} broken links: {lines}",
+                       "tether check lists each; supersede or retire one side of a cycle, or remove the link")
     from .formats import outdated
 
     old = sum(1 for m in mems if m.live and any(outdated(a) for a in m.anchors))
@@ -94,11 +116,22 @@ def _store(t) -> Finding:
 
 
 def _allowlist(root: Path) -> Finding:
-    path = root / ".tether" / "allowlist"
-    if not path.exists():
+    from .secrets import ALLOWLIST_FILE, load_allowlist
+
+    path = root / ALLOWLIST_FILE
+    if not os.path.lexists(path):
         return Finding("secret allowlist", True, "none (every secret rule active)")
-    entries = [ln.strip() for ln in path.read_text("utf-8", "replace").splitlines() if ln.strip() and not ln.startswith("#")]
-    return Finding("secret allowlist", True, f"{len(entries)} entries in .tether/allowlist: " + ", ".join(entries[:10]))
+    allow = load_allowlist(root)
+    entries = sorted(allow.rules) + [f"sha256:{d[:12]}…" for d in sorted(allow.digests)]
+    detail = f"{len(entries)} entries in {ALLOWLIST_FILE}" + (": " + ", ".join(entries[:10]) if entries else "")
+    if allow.rules:  # committed, so a whole rule is off for everyone who clones: say so plainly
+        detail += (f"; {len(allow.rules)} secret rule{'s' if len(allow.rules) != 1 else ''} switched off for "
+                   f"everyone who clones this repository ({', '.join(sorted(allow.rules))})")
+    if allow.invalid:
+        bad = "; ".join(f"line {n}: {why}" if n else why for n, why in allow.invalid[:5])
+        return Finding("secret allowlist", False, f"{detail}; ignored: {bad}",
+                       f"fix or remove those lines of {ALLOWLIST_FILE} (a rule name or sha256:<64 hex> per line)")
+    return Finding("secret allowlist", True, detail)
 
 
 def _hooks(root: Path) -> Finding:
@@ -113,9 +146,8 @@ def _hooks(root: Path) -> Finding:
 
 
 def read_failures(path: Path) -> list[dict]:
-    try:
-        raw = path.read_bytes()
-    except OSError:
+    raw = read_state_file(path)
+    if raw is None:
         return []
     out = []
     for line in raw.splitlines():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class TetherError(Exception):
     """Base error: `code` is stable and documented, `message` is one line for humans."""
@@ -81,7 +83,88 @@ class Conflict(TetherError):
     code = "conflict"
 
 
+class UnknownTool(TetherError):
+    """An MCP call to a tool the server does not have."""
+
+    code = "unknown_tool"
+
+
+class OutputRefused(TetherError):
+    """An output path that would replace what tether must not touch (a tracked file, a device, a link)."""
+
+    code = "output_refused"
+
+
 class InternalError(TetherError):
     """A bug in tether, not in the input."""
 
     code = "internal"
+
+
+class SystemFailure(TetherError):
+    """The operating system refused (permissions, a read-only or full disk, a name too long):
+    not a bug, not bad input; `code` names which, from the errno."""
+
+    code = "os_error"
+
+    def __init__(self, message: str, code: str = "os_error", **details: object) -> None:
+        super().__init__(message, **details)
+        self.code = code
+
+
+# errno name -> stable code; anything else is `os_error`
+_OS_CODES = {
+    "EACCES": "permission_denied",
+    "EPERM": "permission_denied",
+    "EROFS": "read_only",
+    "ENOSPC": "disk_full",
+    "EDQUOT": "disk_full",
+    "ENAMETOOLONG": "name_too_long",
+}
+
+
+def from_os_error(e: OSError) -> SystemFailure:
+    """One line naming what failed and where (`Permission denied: /x/cache.sqlite`)."""
+    name = errno.errorcode.get(e.errno or 0, "")
+    where = f": {e.filename}" if e.filename else ""
+    hint = ""
+    code = _OS_CODES.get(name, "os_error")
+    if code == "name_too_long":
+        hint = " (a file name is limited to 255 bytes, a path to 4096)"
+    return SystemFailure(f"{e.strerror or type(e).__name__}{where}{hint}", code, errno=name or None)
+
+
+def from_sqlite_error(e: Exception, paths=()) -> TetherError | None:
+    """The cache database's OS-level failures as stable codes; None for anything else (a bug).
+    SQLite reports a full or read-only disk as a bare "disk I/O error" at times, so the file
+    system holding each of `paths` (the caches this process opened) is asked which it is."""
+    text = str(e).lower()
+    code = None
+    for needle, found in (("readonly", "read_only"), ("read-only", "read_only"), ("disk is full", "disk_full"),
+                          ("unable to open", "permission_denied"), ("disk i/o error", "os_error")):
+        if needle in text:
+            code = found
+            break
+    if code is None:
+        return None
+    if code in ("os_error", "permission_denied"):
+        code = _filesystem_state(paths) or code
+    return SystemFailure(f"the cache database: {e} (tether's cache dir must be writable, with room to grow; "
+                         "TETHER_HOME moves it)", code)
+
+
+def _filesystem_state(paths) -> str | None:
+    """`read_only` or `disk_full` for the first of `paths` whose file system is, else None."""
+    import os
+
+    for path in paths:
+        d = os.path.dirname(os.fspath(path))
+        try:
+            st = os.statvfs(d)
+        except OSError:
+            continue
+        if st.f_flag & getattr(os, "ST_RDONLY", 1):
+            return "read_only"
+        if st.f_bavail * st.f_frsize < 256 * 1024:
+            return "disk_full"
+    return None

@@ -145,7 +145,7 @@ class CodeIndex:
         `deadline` (a `time.monotonic()` instant): stop parsing then, keep what was parsed, and say
         `complete: 0`. A hook cannot wait for a first index of a large repository; the next sweep
         parses only what is still missing."""
-        files = list_files(self.root)
+        files, misnamed = list_files(self.root)
         known = {
             r[0]: (r[1], r[2], r[3], r[4])
             for r in self.conn.execute("SELECT path, mtime_ns, size, change, checked_ns FROM files")
@@ -196,7 +196,11 @@ class CodeIndex:
         self.swept = complete
         self.cut_short = not complete
         self.dirty += parsed
-        return {"files": len(present), "parsed": parsed, "removed": len(vanished), "complete": int(complete)}
+        out = {"files": len(present), "parsed": parsed, "removed": len(vanished), "complete": int(complete)}
+        if misnamed:
+            out["skipped_names"] = misnamed[:20]
+            out["skipped_names_count"] = len(misnamed)
+        return out
 
     def _lookup_indexes(self, build: bool) -> None:
         """Create the lookup indexes if missing (also after a sweep that was killed), or drop them

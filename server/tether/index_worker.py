@@ -31,12 +31,15 @@ def root_prefix(root: str | Path) -> str:
 
 def read_regular(root: str | Path, rel: str) -> tuple[os.stat_result, bytes] | None:
     """Stat and read a regular file that stays inside the root; None if it is gone or not a file."""
+    from .safe_read import Unreadable, open_regular
+
     full = root_prefix(root) + rel
+    try:  # never blocks on a FIFO, never follows a link swapped in after the listing
+        fd, st = open_regular(full)
+    except (OSError, Unreadable):
+        return None
     try:
-        st = os.stat(full, follow_symlinks=False)
-        if not is_regular(st):
-            return None
-        with open(full, "rb") as f:
+        with os.fdopen(fd, "rb") as f:
             data = f.read()
     except OSError:
         return None

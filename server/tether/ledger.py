@@ -103,17 +103,42 @@ def compact(root: Path) -> bool:
     return True
 
 
+MAX_SUMMARY_BYTES = 64 << 20
+
+
 def _read_summary(base: Path) -> dict[str, Any]:
+    """The folded totals; any part of the wrong shape counts as empty (per-machine state: a
+    damaged summary costs statistics, never a command)."""
+    from .safe_read import Unreadable, read_regular_file
+
     out = empty()
     try:
-        d = json.loads((base / SUMMARY).read_text("utf-8"))
-    except (OSError, ValueError):
+        d = json.loads(read_regular_file(base / SUMMARY, MAX_SUMMARY_BYTES)[1])
+    except (OSError, Unreadable, ValueError, RecursionError):
         return out
     if not isinstance(d, dict) or d.get("format") != 1:
         return out
-    for key, default in out.items():
-        if isinstance(d.get(key), type(default)):
-            out[key] = d[key]
+    for key in ("events", "tokens"):
+        if isinstance(d.get(key), dict):
+            out[key].update({k: v for k, v in d[key].items() if k in out[key] and _count(v)})
+    for key in ("memories", "days"):
+        if isinstance(d.get(key), dict):
+            out[key] = {k: _counts(v) for k, v in d[key].items() if isinstance(k, str) and isinstance(v, dict)}
+    if isinstance(d.get("folded"), list):
+        out["folded"] = [f for f in d["folded"] if isinstance(f, str)]
+    return out
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 53
+
+
+def _counts(d: dict) -> dict[str, Any]:
+    """Per-memory or per-day counts, and `last` (a time): whatever is not one is dropped."""
+    out: dict[str, Any] = {k: v for k, v in d.items() if k in usage.EVENTS and _count(v)}
+    last = d.get("last")
+    if isinstance(last, (int, float)) and not isinstance(last, bool) and 0 <= last <= usage.MAX_TS:
+        out["last"] = float(last)
     return out
 
 

@@ -11,6 +11,7 @@ import os
 import sys
 
 from .errors import InvalidInput
+from .safe_read import read_state_file
 
 MARKERS = (".tether", ".git")
 
@@ -45,22 +46,28 @@ def repo_key(root: str | os.PathLike) -> str:
     except ImportError:
         from hashlib import blake2b
     real = os.path.realpath(os.fspath(root))
-    digest = blake2b(real.encode(), digest_size=6).hexdigest()
+    digest = blake2b(os.fsencode(real), digest_size=6).hexdigest()  # any bytes a path may hold
     name = os.path.basename(os.path.normpath(os.fspath(root)))  # as Path(root).name: `a/b/.` is `b`
     base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "root"
     return f"{base}-{digest}"
 
 
+def _home() -> str | None:
+    """TETHER_HOME, made absolute: a relative one must not put caches wherever a command runs."""
+    home = os.environ.get("TETHER_HOME")
+    return os.path.abspath(home) if home else None
+
+
 def cache_dir(root: str | os.PathLike) -> str:
     """Rebuildable caches (code index, memory search index). TETHER_HOME overrides."""
-    home = os.environ.get("TETHER_HOME")
+    home = _home()
     base = os.path.join(home, "cache") if home else user_dir("cache")
     return os.path.join(base, repo_key(root))
 
 
 def state_dir(root: str | os.PathLike) -> str:
     """Per-machine state (usage log, hook sessions, ledger). TETHER_HOME overrides."""
-    home = os.environ.get("TETHER_HOME")
+    home = _home()
     base = os.path.join(home, "state") if home else user_dir("state")
     return os.path.join(base, repo_key(root))
 
@@ -70,7 +77,7 @@ def plugin_data_dir() -> str:
     data = os.environ.get("CLAUDE_PLUGIN_DATA")
     if data:
         return data
-    home = os.environ.get("TETHER_HOME")
+    home = _home()
     return os.path.join(home, "data") if home else user_dir("data")
 
 
@@ -92,8 +99,7 @@ def user_dir(kind: str) -> str:
     memo = os.path.join(memo_dir, DIRS_MEMO) if memo_dir else None
     if memo:
         try:
-            with open(memo, encoding="utf-8") as f:
-                saved = json.load(f)
+            saved = json.loads(read_state_file(memo) or b"")
             if saved.get("key") == key and isinstance(saved.get(kind), str):
                 return saved[kind]
         except (OSError, ValueError, AttributeError):

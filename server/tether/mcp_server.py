@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -20,9 +21,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field, ValidationError
 
-from . import __version__, mcp_models as M
+from . import __version__, db, mcp_models as M
 from .background import finish
-from .errors import InternalError, InvalidInput, TetherError
+from .errors import InternalError, InvalidInput, TetherError, UnknownTool, from_os_error, from_sqlite_error
 from .ledger import record_recall
 from .memory import KINDS
 from .paths import find_root
@@ -75,6 +76,9 @@ to type, duplicate names the existing memory).
 
 class _Server(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):  # type: ignore[override]
+        if name not in {t.name for t in await self.list_tools()}:
+            return _error(UnknownTool(f"no tool named {name[:80]!r}; the tools are: "
+                                      + ", ".join(t.name for t in await self.list_tools()), tool=name[:80]))
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as e:
@@ -119,12 +123,24 @@ class Tools:
     def call(self, fn: Callable[[], dict]) -> CallToolResult:
         with self._lock:
             try:
-                result = _ok(fn())
+                try:
+                    result = _ok(fn())
+                except sqlite3.DatabaseError as e:  # pages overwritten with garbage: rebuild, once
+                    if not db.is_corrupt(e):
+                        raise
+                    self.t.close()
+                    db.discard_opened(str(e))
+                    result = _ok(fn())
                 finish(self.t.root, self.t.index)  # the rest of the index is built while the agent works
                 return result
             except TetherError as e:
                 return _error(e)
+            except OSError as e:
+                return _error(from_os_error(e))
             except Exception as e:  # a bug, not bad input: the server keeps serving
+                known = from_sqlite_error(e, db.opened()) if isinstance(e, sqlite3.Error) else None
+                if known is not None:
+                    return _error(known)
                 log.exception("tether tool failed")
                 return _error(InternalError(f"internal error {type(e).__name__}: {e}"))
 
@@ -169,7 +185,7 @@ class Tools:
         ) -> Annotated[CallToolResult, M.RememberResult]:
             def go() -> dict:
                 m = t.remember(body, anchors, kind=kind, summary=summary, evidence=evidence, tags=tags or (), force=force)
-                conflicts = [c.to_dict() for c in t.overlaps(m)[1]]
+                conflicts = [c.to_dict() for c in t.conflicts]
                 return envelope(dict(memory_view(m), conflicts=conflicts), t.freshness())
             return self.call(go)
 
@@ -186,7 +202,8 @@ class Tools:
                 checked = t.check(ids or (), paths or (), deadline=self.deadline())
                 verdicts = list(checked.verdicts)
                 return envelope([verdict_view(v) for v in verdicts], t.freshness(), **staleness(verdicts),
-                                quarantined=[quarantine_view(q) for q in checked.quarantined])
+                                quarantined=[quarantine_view(q) for q in checked.quarantined],
+                                link_problems=[p.to_dict() for p in checked.link_problems])
             return self.call(go)
 
         @server.tool(annotations=rw, description=(
@@ -236,5 +253,101 @@ def build(root: str | None = None) -> MCPServer:
 
 def serve(root: str | None = None) -> None:
     """Serve over stdio until the client hangs up."""
+    import anyio
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="tether-mcp %(levelname)s %(message)s")
-    build(root).run("stdio")
+    anyio.run(_serve_stdio, build(root))
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    """MCPServer.run("stdio"), with a line that is not JSON-RPC answered by the standard error
+    reply instead of dropped (the SDK only logs it, and the client waits for an answer forever)."""
+    from mcp.server.stdio import stdio_server
+
+    low = server._lowlevel_server
+    async with stdio_server(stdin=_BoundedLines(sys.stdin.buffer)) as (read_stream, write_stream):
+        await low.run(_Replying(read_stream, write_stream), write_stream, low.create_initialization_options())
+
+
+MAX_LINE_BYTES = 16 << 20  # one JSON-RPC message; tool arguments are capped far below this
+
+
+class _BoundedLines:
+    """stdin as lines of at most MAX_LINE_BYTES: the SDK reads a line whole, whatever its size, so
+    one 200 MB line would sit in memory several times over. A longer line is read past and passed
+    on as an empty JSON object, which draws the -32600 reply (`_Replying`)."""
+
+    def __init__(self, raw) -> None:
+        self._raw = raw
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio
+
+        line = await anyio.to_thread.run_sync(self._readline)
+        if line is None:
+            raise StopAsyncIteration
+        return line
+
+    def _readline(self) -> str | None:
+        line = self._raw.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return None
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while True:  # read past the rest of it, a bounded chunk at a time
+                rest = self._raw.readline(1 << 20)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            return "{}\n"
+        return line.decode("utf-8", "replace")
+
+
+class _Replying:
+    """The transport's read stream, answering what is not a JSON-RPC message: -32700 (not JSON)
+    or -32600 (JSON, but not a request), with a null id, as JSON-RPC 2.0 asks."""
+
+    def __init__(self, inner, write) -> None:
+        self._inner, self._write = inner, write
+
+    @property
+    def last_context(self):
+        return self._inner.last_context
+
+    async def receive(self):
+        from mcp.shared.message import SessionMessage
+        from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            not_json = isinstance(item, ValidationError) and any(e.get("type") == "json_invalid" for e in item.errors())
+            code, text = (PARSE_ERROR, "Parse error") if not_json else (INVALID_REQUEST, "Invalid Request")
+            reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=text))
+            await self._write.send(SessionMessage(reply))
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self):
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc):
+        return await self._inner.__aexit__(*exc)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 
 import orjson
 
+from .credentials import private_path
 from .errors import StoreCorrupt
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
@@ -21,6 +22,9 @@ BASE_CONFIDENCE = {"explicit": 0.8, "verified": 0.95}
 ANCHOR_TYPES = ("symbol", "file", "section", "key")
 LINK_TYPES = ("supersedes", "superseded_by", "contradicts", "supports")
 FENCE = "---"
+# A memory holds at most 16,000 characters of body (validate.MAX_BODY_CHARS), at most 64 KB in
+# UTF-8, plus its front matter: a file past this was not written by tether and is not parsed.
+MAX_FILE_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,19 @@ def dumps(memory: Memory) -> bytes:
     return b"---\n" + head + b"\n---\n" + body.encode("utf-8") + b"\n"
 
 
+def load_file(path: str, filename: str | None = None) -> tuple[object, Memory]:
+    """(stat, memory) of one memory file. Anything but a regular file of at most MAX_FILE_BYTES
+    (a FIFO, a device, a link, a directory named `x.md`, a 50 MB body) is StoreCorrupt: quarantined
+    without being read. OSError for a file that vanished or is denied."""
+    from .safe_read import Unreadable, read_regular_file
+
+    try:
+        st, data = read_regular_file(path, MAX_FILE_BYTES)
+    except Unreadable as e:
+        raise StoreCorrupt(e.message, reason=e.reason) from None
+    return st, loads(data, filename)
+
+
 def loads(data: bytes, filename: str | None = None) -> Memory:
     """Parse a memory file; any defect raises StoreCorrupt naming it (the file is then quarantined)."""
     try:
@@ -192,6 +209,10 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
             raise StoreCorrupt(f"a {a_type} anchor needs a 'symbol'")
         if not _repo_path(anchors[-1].path):  # a hand-edited or hostile file must not make us read outside the repo
             raise StoreCorrupt("anchor path must be relative to the repository root, without '..'")
+        why = private_path(anchors[-1].path)
+        if why:  # its diff would print the file: a teammate's commit must not show you your own .env
+            raise StoreCorrupt(f"anchor {anchors[-1].path} is {why}: such files are never anchored",
+                               reason="private_anchor")
     links = _need(meta, "links", dict, optional=True) or {}
     for k, v in links.items():
         if k not in LINK_TYPES or not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -216,6 +237,10 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
     mid = _need(meta, "id", str)
     if not re.fullmatch(r"[0-9a-fA-F-]{8,64}", mid):
         raise StoreCorrupt("id must be a uuid")
+    commit = _need(meta, "commit", str, optional=True)
+    if commit is not None and not is_object_name(commit):
+        # it reaches `git show` as a revision: a value such as `--output=PATH` would be an option
+        raise StoreCorrupt("commit must be a git object name (4 to 64 hex digits) or null")
     return Memory(
         id=mid,
         kind=kind,
@@ -226,25 +251,35 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         valid_from=times["valid_from"] or recorded,
         verified_at=times["verified_at"] or recorded,
         source=source,
-        confidence=float(_or(_need(meta, "confidence", (int, float), optional=True), BASE_CONFIDENCE[source])),
+        confidence=base_confidence(_need(meta, "confidence", (int, float), optional=True), source),
         evidence=evidence,
         links={k: list(v) for k, v in links.items()},
         valid_to=times["valid_to"],
         retired_reason=_need(meta, "retired_reason", str, optional=True),
-        commit=_need(meta, "commit", str, optional=True),
+        commit=commit,
         tags=tuple(tags),
         format=version,
         filename=filename,
     )
 
 
+def base_confidence(stored: float | None, source: str) -> float:
+    """The stored base, clamped to [0, the source's base]: confidence is derived, so a file saying
+    5.0 or 1e308 cannot make a memory more certain than its source allows (a lower one is kept:
+    someone chose to trust it less)."""
+    top = BASE_CONFIDENCE[source]
+    if stored is None:
+        return top
+    return min(max(float(stored), 0.0), top)
+
+
+def is_object_name(text: str) -> bool:
+    """A hex git object name, full or abbreviated: the only revisions tether reads from a file."""
+    return re.fullmatch(r"[0-9a-fA-F]{4,64}", text) is not None
+
+
 def _repo_path(path: str) -> bool:
     return bool(path) and "\0" not in path and not path.startswith("/") and ".." not in path.split("/")
-
-
-def _or(value: Any, default: Any) -> Any:
-    """`value` unless absent: a stored 0 is a value, not a missing field."""
-    return default if value is None else value
 
 
 def slug(text: str, limit: int = 48) -> str:

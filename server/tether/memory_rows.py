@@ -79,12 +79,24 @@ def insert(conn: sqlite3.Connection, name: str, st: os.stat_result | None, check
     )
 
 def close_superseded(conn: sqlite3.Connection) -> None:
-    # A memory named in a live successor's `supersedes` is closed even if the write that sets
-    # its valid_to was interrupted: the successor is the truth (as in Tether.memories).
-    conn.execute(
-        "UPDATE mems SET closed_ts = COALESCE(valid_to_ts, (SELECT MIN(s.valid_from_ts) FROM mem_links l "
-        "JOIN mems s ON s.rid = l.rid WHERE l.target = mems.id AND s.valid_to_ts IS NULL))"
-    )
+    """closed_ts: valid_to, else the valid_from of the live successor that closes it (as in
+    Tether.memories: the successor is the truth, and a supersede cycle closes nothing)."""
+    from .links import closed_by_successor
+
+    rows = conn.execute("SELECT rid, id, valid_from_ts, valid_to_ts, closed_ts FROM mems").fetchall()
+    graph: dict[str, list[str]] = {}
+    for rid, target in conn.execute("SELECT l.rid, l.target FROM mem_links l"):
+        graph.setdefault(rid, []).append(target)
+    by_rid = {row[0]: row[1] for row in rows}
+    started = {row[1]: row[2] for row in rows}
+    edges = {by_rid[rid]: targets for rid, targets in graph.items() if rid in by_rid}
+    closer = closed_by_successor(edges, {row[1] for row in rows if row[3] is None})
+    changes = []
+    for rid, mid, _, end, was in rows:
+        now = end if end is not None else (started[closer[mid]] if mid in closer else None)
+        if now != was:
+            changes.append((now, rid))
+    conn.executemany("UPDATE mems SET closed_ts=? WHERE rid=?", changes)
 
 
 

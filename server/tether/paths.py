@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .credentials import PRIVATE_DIRS
 from .errors import InvalidInput, OutsideRoot
 from .locate import (  # noqa: F401  (re-exported)
     MARKERS,
@@ -51,9 +52,13 @@ def repo_relative(root: Path, path: str, cwd: str | None = None) -> str:
     if not _inside(chosen, root) or not _inside(real, root):
         raise OutsideRoot(f"{path!r} is outside the repository root {str(root)!r}")
     rel = chosen.relative_to(root).as_posix()
-    tops = {rel.split("/", 1)[0], real.relative_to(root).as_posix().split("/", 1)[0]}
-    if rel == "." or tops & {".", ".git", ".tether"}:
+    real_rel = real.relative_to(root).as_posix()
+    if rel == "." or real_rel == ".":
         raise InvalidInput(f"{path!r} is not an anchorable file")
+    for name in (rel, real_rel):
+        parts = name.split("/")
+        if any(p.casefold() in PRIVATE_DIRS for p in parts):
+            raise InvalidInput(f"{path!r} is inside .git/ or .tether/, which are never anchored")
     return rel
 
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 from .memory import Memory
 from .resolve import Verdict
 from .store import Quarantined
+from .terminal import one_line
 
 STATUS_WIDTH = 11
 
 
 def anchor_line(a, r) -> str:
+    return one_line(_anchor_line(a, r))
+
+
+def _anchor_line(a, r) -> str:
     where = r.path or a.path
     if a.type != "file":
         sep = "::" if a.type == "symbol" else "#"
@@ -43,10 +48,12 @@ def verdict_block(v: Verdict, diff: bool = True) -> str:
     return "\n".join(lines + detail)
 
 
-def check_report(verdicts: list[Verdict], quarantined: list[Quarantined]) -> str:
+def check_report(verdicts: list[Verdict], quarantined: list[Quarantined], link_problems=()) -> str:
     out = [verdict_block(v) for v in verdicts]
     for q in quarantined:
-        out.append(f"{'quarantined':<{STATUS_WIDTH}} {q.filename}: {q.error}")
+        out.append(f"{'quarantined':<{STATUS_WIDTH}} {one_line(q.filename)}: {one_line(q.error)}")
+    for p in link_problems:
+        out.append(f"{'bad link':<{STATUS_WIDTH}} {p.memory_id[:8]}  {p.problem}: {p.message}")
     counts = {s: sum(1 for v in verdicts if v.status == s) for s in ("active", "stale", "invalidated")}
     out.append(
         f"{len(verdicts)} {'memory' if len(verdicts) == 1 else 'memories'}: {counts['active']} active, {counts['stale']} stale, "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .credentials import private_path
+
 # Never indexed, wherever they appear: VCS data, tether itself, dependency and build caches.
 PRUNED_DIRS = frozenset(
     {
@@ -19,13 +21,26 @@ def is_git_repo(root: Path) -> bool:
     return (root / ".git").exists()
 
 
-def list_files(root: Path) -> list[str]:
-    """Repo-relative POSIX paths of every candidate file, honouring .gitignore where git is present."""
-    if is_git_repo(root):
-        listed = _git_files(root)
-        if listed is not None:
-            return [p for p in listed if not _pruned(p)]
-    return _walk(root)
+def list_files(root: Path) -> tuple[list[str], list[str]]:
+    """Repo-relative POSIX paths of every candidate file, honouring .gitignore where git is present;
+    and, apart, the names that are not UTF-8 (shown with their odd bytes as `\xff`), which are
+    skipped: an anchor is a JSON string and the index is SQLite text, both UTF-8 only. Credential
+    files and nested `.git/` directories are not candidates at all."""
+    listed = _git_files(root) if is_git_repo(root) else None
+    files = [p for p in listed if not _pruned(p)] if listed is not None else _walk(root)
+    files = [p for p in files if not private_path(p)]  # never indexed, so nothing is ever followed there
+    good = [p for p in files if _utf8(p)]
+    if len(good) == len(files):
+        return files, []
+    return good, [p.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") for p in files if not _utf8(p)]
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # os.fsdecode keeps undecodable bytes as lone surrogates
+        return False
+    return True
 
 
 def _pruned(rel: str) -> bool:

@@ -106,10 +106,16 @@ class MemoryIndex:
             self.conn.close()
 
     # -- sync ---------------------------------------------------------------------------------
-    def sync(self, full: bool = False) -> dict[str, int]:
-        """Bring the index up to date with the memory files; re-parses only files that changed."""
+    def sync(self, full: bool = False, max_bytes: int | None = None) -> dict[str, int]:
+        """Bring the index up to date with the memory files; re-parses only files that changed.
+
+        `max_bytes`: parse at most about this much memory text now (a hook after a `git pull` of
+        thousands of memory files); the rest waits for the next sync, which picks up where this
+        one stopped, and `partial` says so."""
         try:
             dst = os.stat(self.dir)
+            if os.path.islink(self.dir) or os.path.islink(os.path.dirname(self.dir)):
+                dst = None  # a committed link would index memories outside the repository
         except OSError:
             dst = None
         row = self.conn.execute("SELECT value FROM meta WHERE key='mem_dir'").fetchone()
@@ -118,10 +124,10 @@ class MemoryIndex:
             saved, _, scanned = row[0].rpartition("|")
             newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
             if saved == stamp and newest < int(scanned) - RACY_NS:
-                return {"parsed": 0, "removed": 0}
+                return {"parsed": 0, "removed": 0, "partial": False}
         scan_ns = time.time_ns()
         known = {r[0]: r[1:] for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns FROM mem_files")}
-        changed, present = [], set()
+        changed, present, sizes = [], set(), {}
         if dst is not None:
             with os.scandir(self.dir) as it:
                 for e in it:
@@ -140,8 +146,22 @@ class MemoryIndex:
                     ):
                         continue
                     changed.append(e.name)
+                    sizes[e.name] = st.st_size
         gone = [n for n in known if n not in present]
-        parsed = [self._parse(n) for n in sorted(changed)]
+        # files never indexed first: a budgeted sync must not spend itself re-reading the ones it
+        # just read, which stay "racy" (possibly rewritten unseen) for a moment after their write
+        changed.sort(key=lambda name: (name in known, name))
+        partial = False
+        if max_bytes is not None:
+            from .memory import MAX_FILE_BYTES
+
+            spent = 0
+            for i, name in enumerate(changed):
+                spent += sizes[name] if sizes[name] <= MAX_FILE_BYTES else 0  # a file over the cap is not read
+                if spent > max_bytes and i:
+                    changed, partial = changed[:i], True
+                    break
+        parsed = [self._parse(n) for n in changed]
         with db.transaction(self.conn):
             # Concurrent processes scan the same new files: whatever another one indexed, at the very
             # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
@@ -155,24 +175,26 @@ class MemoryIndex:
                 close_superseded(self.conn)
                 count, avgdl = self.conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
-            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",))
-        return {"parsed": len(changed), "removed": len(gone)}
+            if not partial:
+                self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",))
+        return {"parsed": len(changed), "removed": len(gone), "partial": partial}
 
     def _parse(self, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None]:
-        from .memory import loads
+        from .memory import load_file
 
         path = os.path.join(self.dir, name)
         checked = time.time_ns()
         try:
-            with open(path, "rb") as f:
-                st = os.fstat(f.fileno())
-                data = f.read()
+            st, m = load_file(path, f".tether/memories/{name}")
         except OSError as e:
             return name, None, checked, None, f"unreadable: {e.strerror}"
-        try:
-            return name, st, checked, loads(data, f".tether/memories/{name}"), None
         except StoreCorrupt as e:
+            try:
+                st = os.stat(path, follow_symlinks=False)
+            except OSError:
+                return name, None, checked, None, e.message
             return name, st, checked, None, e.message
+        return name, st, checked, m, None
 
     def _current(self, name: str, st: os.stat_result | None, checked: int) -> bool:
         """Whether the row for `name` was written from the same stat by a read no older than ours."""
@@ -331,11 +353,10 @@ class MemoryIndex:
 
     def read(self, filename: str) -> Memory | None:
         """A memory file (repo-relative name) parsed now; None if it is gone or unreadable."""
-        from .memory import loads
+        from .memory import load_file
 
         try:
-            with open(os.path.join(self.root, filename), "rb") as f:
-                return loads(f.read(), filename)
+            return load_file(os.path.join(self.root, filename), filename)[1]
         except (OSError, StoreCorrupt):
             return None
 

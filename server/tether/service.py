@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
-from . import db
+from . import db, links
 from .anchor.spec import parse_spec
 from .binding import bind
 from .errors import Conflict, Duplicate, InvalidInput, NotFound, SecretDetected
@@ -19,13 +20,35 @@ from .paths import cache_dir, find_root, repo_relative
 from .resolve import Resolver, Verdict
 from .search import MemoryIndex
 from .store import Quarantined, Store
-from .validate import MAX_SUMMARY_CHARS, check_body, check_kind, check_summary, check_tags, encodable
+from .validate import (
+    CLOCK_SKEW_S,
+    MAX_ANCHORS,
+    MAX_SPEC_CHARS,
+    MAX_SUMMARY_CHARS,
+    check_body,
+    check_evidence,
+    check_kind,
+    check_reason,
+    check_summary,
+    check_tags,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkProblem:
+    memory_id: str
+    problem: str  # supersede_cycle | missing_link
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.memory_id, "problem": self.problem, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
 class Checked:
     verdicts: tuple[Verdict, ...]
     quarantined: tuple[Quarantined, ...]
+    link_problems: tuple[LinkProblem, ...] = ()
 
 
 class Tether:
@@ -35,6 +58,7 @@ class Tether:
         self.store = Store(self.root)
         self._index: CodeIndex | None = None
         self._memindex: MemoryIndex | None = None
+        self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote
 
     # -- plumbing -----------------------------------------------------------------------------
     @property
@@ -62,8 +86,16 @@ class Tether:
 
     def freshness(self) -> dict:
         """`indexed_at`: when the files behind this answer were last compared with the working tree
-        (now, for anchors this call resolved; else the last full sweep)."""
-        at = self.index.checked_at or self.index.indexed_at()
+        (now, for anchors this call resolved; else the last full sweep). It follows writes, so a
+        damaged cache found here is discarded (the next call rebuilds it), never an error."""
+        try:
+            at = self.index.checked_at or self.index.indexed_at()
+        except sqlite3.DatabaseError as e:
+            if not db.is_corrupt(e):
+                raise
+            self.close()
+            db.discard_opened(str(e))
+            return {"indexed_at": None, "dirty": 0, "swept": False}
         stamp = None
         if at is not None:
             stamp = datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -76,10 +108,13 @@ class Tether:
         the write that closes it: the successor is the truth.
         """
         mems, bad = self.store.load()
-        superseded = {old for m in mems if m.live for old in m.links.get("supersedes", [])}
-        if not include_closed:
-            mems = [m for m in mems if m.live and m.id not in superseded]
-        return mems, bad
+        return (mems if include_closed else self._current(mems)[0]), bad
+
+    @staticmethod
+    def _current(mems: list[Memory]) -> tuple[list[Memory], set[str]]:
+        """The live memories no live successor closes, and the ids of those it does."""
+        superseded = links.superseded(mems)
+        return [m for m in mems if m.live and m.id not in superseded], superseded
 
     # -- reading ------------------------------------------------------------------------------
     def check(
@@ -87,7 +122,9 @@ class Tether:
     ) -> Checked:
         """Every live memory (or those named, or anchored under `paths`) as it resolves now.
         `deadline`: see `Resolver`; an anchor that needed the rest of the sweep is `search_incomplete`."""
-        mems, bad = self.memories()
+        everything, bad = self.store.load()
+        problems = tuple(self.link_problems(everything))
+        mems, _ = self._current(everything)
         ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
         if ids:
             wanted = {self.store.get(i, mems).id for i in ids}
@@ -97,7 +134,17 @@ class Tether:
         r = self.resolver(with_diff, deadline)
         verdicts = tuple(r.memory(m) for m in mems)
         r.flush()
-        return Checked(verdicts, tuple(bad))
+        if ids or paths:
+            shown = {v.memory.id for v in verdicts}
+            problems = tuple(p for p in problems if p.memory_id in shown)
+        return Checked(verdicts, tuple(bad), problems)
+
+    def link_problems(self, mems: list[Memory] | None = None) -> list[LinkProblem]:
+        """Supersede cycles and links to ids that name no memory, over every memory (closed too)."""
+        if mems is None:
+            mems = self.store.load()[0]
+        graph = {m.id: m.links for m in mems}
+        return [LinkProblem(*p) for p in links.problems(graph)]
 
     def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
         mems, _ = self.memories(include_closed)
@@ -138,6 +185,8 @@ class Tether:
         specs = list(specs)
         if not specs:
             raise InvalidInput("at least one anchor is required: a memory is anchored to the code it describes")
+        if len(specs) > MAX_ANCHORS or any(len(s) > MAX_SPEC_CHARS for s in specs):
+            raise InvalidInput(f"at most {MAX_ANCHORS} anchors of at most {MAX_SPEC_CHARS} characters each")
         out = [bind(self.index, self.root, parse_spec(s), self.cwd) for s in specs]
         seen = set()
         unique = []
@@ -170,6 +219,7 @@ class Tether:
         given_summary = summary
         summary = check_summary(summary, body)
         tags = check_tags(tags)
+        evidence = check_evidence(evidence)
         self.refuse_secrets(body=body, summary=given_summary and summary, evidence=evidence,
                             **{f"tag {i}": t for i, t in enumerate(tags, 1)})
         bound = self.bind_all(anchors)
@@ -185,7 +235,7 @@ class Tether:
             verified_at=now,
             source=source,
             confidence=BASE_CONFIDENCE[source],
-            evidence={"command": encodable(evidence.strip(), "evidence")} if evidence and evidence.strip() else None,
+            evidence={"command": evidence} if evidence else None,
             commit=self.head(),
             tags=tags,
             links=dict(links or {}),
@@ -193,7 +243,7 @@ class Tether:
         # Checked on the index outside the lock, then under it against files written since the
         # snapshot only: writers hold the lock for milliseconds, and a fact told twice at once is stored once.
         before = self.store.snapshot()
-        duplicate, _ = self.overlaps(m, ignore)
+        duplicate, self.conflicts = self.overlaps(m, ignore)
         with self.store.locked():
             if duplicate is None:
                 skip = {m.id, *ignore}
@@ -230,6 +280,7 @@ class Tether:
     def supersede(self, ref: str, body: str, reason: str | None = None, kind: str | None = None,
                   anchors: Iterable[str] = (), summary: str | None = None) -> tuple[Memory, Memory]:
         """A new version of a belief; the old one is closed and linked both ways, never deleted."""
+        reason = check_reason(reason)
         self.refuse_secrets(reason=reason)
         # the slow parts (placing anchors, a cold search index) before the lock: others wait milliseconds
         pre = self._live(ref)
@@ -253,6 +304,7 @@ class Tether:
     def retire(self, ref: str, reason: str) -> Memory:
         if not reason or not reason.strip():
             raise InvalidInput("retire needs a reason")
+        reason = check_reason(reason.strip())
         self.refuse_secrets(reason=reason)
         with self.store.locked():
             m = self._live(ref)
@@ -263,38 +315,69 @@ class Tether:
         mems, _ = self.store.load()
         return {"format": 1, "memories": [dict(m.front_matter(), body=m.body) for m in mems]}
 
-    def import_(self, doc: object, replace: bool = False) -> dict[str, int]:
-        """Write memories from an export; existing ids are kept unless `replace`. All-or-nothing validation."""
-        from .errors import StoreCorrupt
-        from .memory import from_front_matter
+    def import_(self, doc: object, replace: bool = False) -> dict:
+        """Write memories from an export: every record passes the gates a new memory passes, and a
+        bad record is refused on its own (the clean ones land). Existing ids are kept unless
+        `replace`. Returns the counts, which are what was written, and each refusal with its reason."""
+        from .errors import StoreCorrupt, TetherError
+        from .memory import FORMAT, from_front_matter
 
         if not isinstance(doc, dict) or not isinstance(doc.get("memories"), list):
             raise InvalidInput("not a tether export: expected {\"format\": 1, \"memories\": [...]}")
-        incoming = []
+        if doc.get("format", FORMAT) != FORMAT:
+            raise InvalidInput(f"export format {doc.get('format')!r} is not one this tether reads ({FORMAT})")
+        incoming: list[Memory] = []
+        refused: list[dict] = []
+        seen: set[str] = set()
         for n, raw in enumerate(doc["memories"], 1):
-            if not isinstance(raw, dict) or not isinstance(raw.get("body"), str):
-                raise InvalidInput(f"memory #{n} in the export has no body")
+            mid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
             try:
-                m = from_front_matter({k: v for k, v in raw.items() if k != "body"}, raw["body"])
-            except StoreCorrupt as e:
-                raise InvalidInput(f"memory #{n} in the export is invalid: {e.message}") from None
-            check_body(m.body)
-            try:  # an export from elsewhere passes the same secret gate as a new memory
-                self.refuse_secrets(body=m.body, summary=m.summary, evidence=(m.evidence or {}).get("command"),
-                                    reason=m.retired_reason, **{f"tag {i}": t for i, t in enumerate(m.tags, 1)})
-            except SecretDetected as e:
-                raise SecretDetected(f"memory #{n} in the export: {e.message}", **e.details) from None
-            incoming.append(m)
-        counts = {"imported": 0, "replaced": 0, "skipped": 0}
+                if not isinstance(raw, dict) or not isinstance(raw.get("body"), str):
+                    raise InvalidInput("no body")
+                try:
+                    m = from_front_matter({k: v for k, v in raw.items() if k != "body"}, raw["body"])
+                except StoreCorrupt as e:
+                    raise InvalidInput(e.message) from None
+                if m.id.lower() in seen:
+                    raise InvalidInput(f"id {m.id} appears twice in this import")
+                seen.add(m.id.lower())
+                incoming.append(self._admit(m))
+            except TetherError as e:
+                refused.append({"index": n, "id": mid, **e.to_dict()})
+        counts: dict = {"imported": 0, "replaced": 0, "skipped": 0, "refused": len(refused)}
         with self.store.locked():  # two imports of one export must not write each id twice
-            existing = {m.id: m for m in self.store.load()[0]}
+            existing = {m.id.lower(): m for m in self.store.load()[0]}
             for m in incoming:
-                if m.id in existing and not replace:
+                old = existing.get(m.id.lower())
+                if old is not None and not replace:
                     counts["skipped"] += 1
                     continue
-                counts["replaced" if m.id in existing else "imported"] += 1
-                self.store.write(m.evolve(filename=existing[m.id].filename if m.id in existing else None))
+                counts["replaced" if old is not None else "imported"] += 1
+                self.store.write(m.evolve(filename=old.filename if old is not None else None))
+        counts["refusals"] = refused
         return counts
+
+    def _admit(self, m: Memory) -> Memory:
+        """An imported memory through remember's gates (its confidence is clamped and its anchor
+        paths checked when it is read)."""
+        body = check_body(m.body)
+        summary = check_summary(m.summary, body)
+        tags = check_tags(m.tags)
+        check_evidence((m.evidence or {}).get("command"))
+        if m.retired_reason is not None and len(m.retired_reason) > 2 * MAX_SUMMARY_CHARS:
+            raise InvalidInput(f"retired_reason is longer than {2 * MAX_SUMMARY_CHARS} characters")
+        if len(m.anchors) > MAX_ANCHORS:
+            raise InvalidInput(f"{len(m.anchors)} anchors; the limit is {MAX_ANCHORS}")
+        for a in m.anchors:  # credential files and .git/ are refused as the record is read
+            if len(a.spec()) > MAX_SPEC_CHARS:
+                raise InvalidInput(f"an anchor is over {MAX_SPEC_CHARS} characters")
+        soon = datetime.now(timezone.utc).timestamp() + CLOCK_SKEW_S
+        for name in ("recorded_at", "valid_from", "verified_at"):
+            if parse_time(getattr(m, name)).timestamp() > soon:
+                raise InvalidInput(f"{name} {getattr(m, name)} lies in the future")
+        self.refuse_secrets(body=body, summary=summary, evidence=(m.evidence or {}).get("command"),
+                            reason=m.retired_reason, **{f"tag {i}": t for i, t in enumerate(tags, 1)})
+        return m.evolve(body=body, summary=summary, tags=tags)
 
     def reindex(self) -> dict:
         return self.index.sweep()
@@ -354,10 +437,18 @@ class Tether:
         return specs
 
     def _keep_snippets(self, bound: list[tuple[Anchor, str]]) -> None:
-        with db.transaction(self.index.conn):
-            for a, text in bound:
-                if text and len(text) <= 64_000:
-                    self.index.keep_snippet(a.hash, text)
+        """Keep the anchored text for later diffs. It runs after a memory file is written, so a
+        damaged cache here is discarded (diffs fall back to git), never an error."""
+        try:
+            with db.transaction(self.index.conn):
+                for a, text in bound:
+                    if text and len(text) <= 64_000:
+                        self.index.keep_snippet(a.hash, text)
+        except sqlite3.DatabaseError as e:
+            if not db.is_corrupt(e):
+                raise
+            self.close()
+            db.discard_opened(str(e))
 
 
 def _under(path: str, prefix: str) -> bool:

@@ -7,6 +7,7 @@ skipped by recall, never deleted or rewritten.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 import time
@@ -18,15 +19,34 @@ from pathlib import Path
 from . import memory as fmt
 from .errors import Conflict, InvalidInput, NotFound, StoreCorrupt
 from .memory import Memory
+from .safe_read import Unreadable, read_regular_file
 
 LOCK_TIMEOUT_S = 30.0
 GITIGNORE = "# maintained by tether: per-machine files never belong in git\n*.tmp\n.tmp-*\nlocal/\n"
+
+
+# Why a file is quarantined, and what fixes it.
+QUARANTINE_FIXES = {
+    "malformed": "fix the front matter by hand (a JSON object between --- lines) or delete the file",
+    "not_regular": "remove it: a memory file is a regular file that tether wrote",
+    "too_large": "remove it or cut it down: a memory holds at most 16,000 characters",
+    "unreadable": "make it readable (check its permissions)",
+    "duplicate_id": "two files carry one id: delete the copy, or give it a new uuid",
+    "linked_store": "replace the symbolic link with a directory of memory files",
+    "private_anchor": "remove the file or that anchor: credential files and .git/ are never anchored",
+    "not_memory": "move it out of .tether/memories/: only memory files (*.md) belong there",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Quarantined:
     filename: str
     error: str
+    reason: str = "malformed"  # a key of QUARANTINE_FIXES
+
+    @property
+    def fix(self) -> str:
+        return QUARANTINE_FIXES.get(self.reason, QUARANTINE_FIXES["malformed"])
 
 
 class Store:
@@ -38,39 +58,65 @@ class Store:
         self._lock_fd: int | None = None
         self._depth = 0
 
+    def linked(self) -> str | None:
+        """The store directory that is a symbolic link, if one is: a link committed as `.tether`
+        would send every write and read outside the repository."""
+        for d in (self.base, self.dir):
+            if d.is_symlink():
+                return d.relative_to(self.root).as_posix()
+        return None
+
     def ensure(self) -> None:
+        link = self.linked()
+        if link:
+            raise StoreCorrupt(f"{link} is a symbolic link: tether reads and writes memories only inside the "
+                               "repository; replace it with a directory")
         self.dir.mkdir(parents=True, exist_ok=True)
         ignore = self.base / ".gitignore"
-        if not ignore.exists() or ignore.read_text("utf-8", "replace") != GITIGNORE:
+        try:  # a FIFO or a link committed in its place is replaced, never read or written through
+            current = read_regular_file(ignore, len(GITIGNORE))[1]
+        except (OSError, Unreadable):
+            current = None
+        if current != GITIGNORE.encode():
             _atomic_write(ignore, GITIGNORE.encode())
 
     def files(self) -> list[Path]:
+        """Every entry of the memories directory but hidden ones (editors' and tether's own temp
+        files): a memory file, or something that will be quarantined as not one."""
+        if self.linked():
+            return []
         try:
             entries = list(self.dir.iterdir())
         except FileNotFoundError:
             return []
-        _sweep_temp(p for p in entries if p.name.startswith(".tmp-"))
-        return sorted(p for p in entries if p.suffix == ".md" and not p.name.startswith("."))
+        return sorted(p for p in entries if not p.name.startswith("."))
 
     def load(self) -> tuple[list[Memory], list[Quarantined]]:
         """Every memory that parses, and every file that does not."""
         memories: list[Memory] = []
         bad: list[Quarantined] = []
+        link = self.linked()
+        if link:
+            bad.append(Quarantined(link, "a symbolic link: memories are read only inside the repository", "linked_store"))
         seen: dict[str, str] = {}
         for path in self.files():
             rel = path.relative_to(self.root).as_posix()
+            if path.suffix != ".md":
+                bad.append(Quarantined(rel, "not a memory file: memory files end in .md", "not_memory"))
+                continue
             try:
-                m = fmt.loads(path.read_bytes(), rel)
+                m = fmt.load_file(str(path), rel)[1]
             except StoreCorrupt as e:
-                bad.append(Quarantined(rel, e.message))
+                bad.append(Quarantined(rel, e.message, str(e.details.get("reason", "malformed"))))
                 continue
             except OSError as e:
-                bad.append(Quarantined(rel, f"unreadable: {e.strerror}"))
+                bad.append(Quarantined(rel, f"unreadable: {e.strerror}", "unreadable"))
                 continue
-            if m.id in seen:
-                bad.append(Quarantined(rel, f"duplicate id {m.id} (also in {seen[m.id]})"))
+            key = m.id.lower()  # ids are hex: `1D62CEDD-...` is `1d62cedd-...`
+            if key in seen:
+                bad.append(Quarantined(rel, f"duplicate id {m.id} (also in {seen[key]})", "duplicate_id"))
                 continue
-            seen[m.id] = rel
+            seen[key] = rel
             memories.append(m)
         return memories, bad
 
@@ -108,7 +154,7 @@ class Store:
         for name, sig in self.snapshot().items():
             if before.get(name) != sig:
                 try:
-                    out.append(fmt.loads((self.dir / name).read_bytes(), f".tether/memories/{name}"))
+                    out.append(fmt.load_file(str(self.dir / name), f".tether/memories/{name}")[1])
                 except (OSError, StoreCorrupt):
                     continue
         return out
@@ -122,6 +168,7 @@ class Store:
             if self._depth == 0:
                 self.ensure()
                 self._lock_fd = _lock_dir(self.dir)
+                _sweep_temp(self.root, self.dir)
             self._depth += 1
             try:
                 yield
@@ -178,17 +225,41 @@ def _lock_dir(path: Path) -> int | None:
 TEMP_MAX_AGE_S = 3600.0
 
 
-def _sweep_temp(paths) -> None:
-    """Temp files a killed writer left behind (never memories: those are renamed into place whole).
-    An hour old means no live writer owns them."""
-    import time
+_TEMP_NAME = re.compile(r"\.tmp-[a-z0-9_]{8}")  # what tempfile.mkstemp(prefix=".tmp-") names
 
-    for p in paths:
-        try:
-            if time.time() - p.stat().st_mtime > TEMP_MAX_AGE_S:
+
+def _sweep_temp(root: Path, directory: Path) -> None:
+    """Temp files a killed writer left behind (never memories: those are renamed into place whole),
+    swept by writers only. An hour old means no live writer owns them; a name of that shape that
+    git tracks is someone's file, and stays."""
+    try:
+        old = [p for p in directory.iterdir() if _TEMP_NAME.fullmatch(p.name) and p.is_file()
+               and not p.is_symlink() and time.time() - p.stat().st_mtime > TEMP_MAX_AGE_S]
+    except OSError:
+        return
+    if not old:
+        return
+    tracked = _tracked(root, [p.relative_to(root).as_posix() for p in old])
+    for p in old:
+        if p.relative_to(root).as_posix() not in tracked:
+            try:
                 p.unlink()
-        except OSError:
-            pass
+            except OSError:
+                pass
+
+
+def _tracked(root: Path, rels: list[str]) -> set[str]:
+    """Which of `rels` git tracks (all of them, if git cannot say: then nothing is deleted)."""
+    import subprocess
+
+    if not (root / ".git").exists():
+        return set()
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--", *(f":(literal){r}" for r in rels)], cwd=root,
+                             capture_output=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return set(rels)
+    return {os.fsdecode(x) for x in out.split(b"\0") if x}
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -86,23 +86,43 @@ def words(text: str) -> list[str]:
     """Lower-case words of `text` with identifiers split; a compound also yields its joined form."""
     out: list[str] = []
     for run in _WORD_WITH_UNDERSCORES.findall(text):
-        parts = [h for piece in _RUN.findall(run) for h in (_HUMPS.findall(piece) if piece.isascii() else [piece])]
-        lowered = [p.lower() for p in parts]
-        out.extend(lowered)
-        if len(lowered) > 1:
-            joined = "".join(lowered)
-            if len(joined) <= 40:
-                out.append(joined)
+        out.extend(_run_words(run))
     return out
+
+
+def _run_words(run: str) -> list[str]:
+    parts = [h for piece in _RUN.findall(run) for h in (_HUMPS.findall(piece) if piece.isascii() else [piece])]
+    lowered = [p.lower() for p in parts]
+    if len(lowered) > 1:
+        joined = "".join(lowered)
+        if len(joined) <= 40:
+            lowered.append(joined)
+    return lowered
+
+
+# A run's terms, remembered: prose repeats its words, and a sync after a `git pull` of thousands of
+# memory files spends most of its time here otherwise. Bounded, so a flood of distinct tokens
+# (a pasted log) cannot grow it without limit.
+_TERMS: dict[tuple[str, bool], tuple[str, ...]] = {}
+_TERMS_MAX = 200_000
 
 
 def terms(text: str, path: bool = False) -> list[str]:
     """Search terms: split, stop-words and one-letter noise dropped, stemmed. Order is kept."""
-    out = []
-    for w in words(text):
-        if w in STOP_WORDS or (len(w) < 2 and not w.isdigit()) or (path and w in PATH_NOISE):
-            continue
-        out.append(stem(CANONICAL.get(w, w)))
+    out: list[str] = []
+    cache = _TERMS
+    for run in _WORD_WITH_UNDERSCORES.findall(text):
+        key = (run, path)
+        got = cache.get(key)
+        if got is None:
+            got = tuple(
+                stem(CANONICAL.get(w, w)) for w in _run_words(run)
+                if not (w in STOP_WORDS or (len(w) < 2 and not w.isdigit()) or (path and w in PATH_NOISE))
+            )
+            if len(cache) >= _TERMS_MAX:
+                cache.clear()
+            cache[key] = got
+        out.extend(got)
     return out
 
 

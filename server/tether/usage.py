@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -118,27 +119,34 @@ def read(root: Path) -> list[UsageEvent]:
 
 
 def iter_events(path: Path) -> Iterator[UsageEvent]:
-    try:
-        f = open(path, encoding="utf-8", errors="replace")
-    except OSError:  # missing, or no state dir at all: nothing logged
+    from .safe_read import Unreadable, open_regular
+
+    try:  # a FIFO or a link put there must not hang or redirect the reader
+        fd = open_regular(path)[0]
+    except (OSError, Unreadable):  # missing, no state dir at all, or not a regular file: nothing logged
         return
-    with f:
+    with open(fd, encoding="utf-8", errors="replace") as f:
         for line in f:
             e = _parse(line)
             if e is not None:
                 yield e
 
 
+MAX_TS = 253402300799.0  # 9999-12-31: a time past it (or NaN, or infinite) is a damaged line
+
+
 def _parse(line: str) -> UsageEvent | None:
     try:
         d = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(d, dict) or d.get("event") not in EVENTS or not isinstance(d.get("ids"), list):
         return None
     ts, tokens = d.get("ts"), d.get("tokens")
+    if isinstance(ts, bool) or not isinstance(ts, (int, float)) or not 0 <= ts <= MAX_TS:
+        return None  # NaN fails both comparisons
     return UsageEvent(
-        float(ts) if isinstance(ts, (int, float)) else 0.0,
+        float(ts),
         d["event"],
         tuple(i for i in d["ids"] if isinstance(i, str)),
         d.get("session") if isinstance(d.get("session"), str) else None,
@@ -150,7 +158,7 @@ def _parse(line: str) -> UsageEvent | None:
 
 
 def _int(v: object) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 53 else None
 
 
 def replace_json(path: str | os.PathLike, obj: object, sort_keys: bool = False) -> None:
@@ -173,8 +181,12 @@ def append_jsonl(path: Path, obj: dict) -> int:
     Returns the file's size after the write."""
     data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    # non-blocking and no link followed: a FIFO or a symlink put in its place fails the write
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o644)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
         os.write(fd, data)
         return os.fstat(fd).st_size
     finally:

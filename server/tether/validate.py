@@ -10,6 +10,10 @@ from .memory import KINDS, summarize
 MAX_BODY_CHARS = 16_000
 MAX_SUMMARY_CHARS = 300
 MAX_TAGS = 20
+MAX_ANCHORS = 20
+MAX_SPEC_CHARS = 1000
+MAX_EVIDENCE_CHARS = 1000
+CLOCK_SKEW_S = 300  # a time this far ahead of the clock is another machine's skew; further is a lie
 
 
 def encodable(value: str, what: str) -> str:
@@ -48,3 +52,23 @@ def check_tags(tags: Iterable[str]) -> tuple[str, ...]:
     if len(out) > MAX_TAGS or any(len(t) > 64 for t in out):
         raise InvalidInput(f"at most {MAX_TAGS} tags of at most 64 characters")
     return out
+
+
+def check_evidence(command: str | None) -> str | None:
+    """The command that re-verifies a memory, stripped; None if blank."""
+    if command is None or not command.strip():
+        return None
+    if len(command) > MAX_EVIDENCE_CHARS:
+        raise InvalidInput(f"the evidence command is longer than {MAX_EVIDENCE_CHARS} characters")
+    return encodable(command.strip(), "evidence")
+
+
+def check_reason(reason: str | None) -> str | None:
+    """Why a memory was superseded or retired: one line's worth, checked before the secret gate
+    reads it (the gate's cost grows with the text)."""
+    if reason is None:
+        return None
+    if len(reason) > MAX_SUMMARY_CHARS:
+        raise InvalidInput(f"the reason is longer than {MAX_SUMMARY_CHARS} characters: say why in one line")
+    return encodable(reason, "reason")
+

@@ -108,4 +108,4 @@ def verdict_view(v: Verdict, body: bool = False) -> dict[str, Any]:
 
 
 def quarantine_view(q: Quarantined) -> dict[str, str]:
-    return {"file": q.filename, "error": q.error}
+    return {"file": q.filename, "error": q.error, "reason": q.reason, "fix": q.fix}

@@ -29,6 +29,7 @@ BENCHMARKS = [
     "recall_latency",
     "push_floor",
     "token_receipts",
+    "secret_gate",
     "reliability",
     "history",
     "history_js",

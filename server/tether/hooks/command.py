@@ -7,6 +7,7 @@ import json
 import os
 
 from ..cli import Result, command
+from ..safe_read import read_state_file
 
 
 @command("hook")
@@ -64,8 +65,8 @@ def status(args) -> Result:
 def _venv(data) -> dict:
     """The launcher's pointer file (hooks/launcher.py writes it once a venv is complete)."""
     try:
-        info = json.loads((data / "venv.json").read_text("utf-8"))
-    except (OSError, ValueError):
+        info = json.loads(read_state_file(data / "venv.json") or b"")
+    except ValueError:
         return {"ready": False, "why": f"no venv recorded in {data}"}
     if not isinstance(info, dict):
         return {"ready": False, "why": "venv.json is damaged"}

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from ..paths import hook_failure_logs
+from ..safe_read import read_state_file
 from ..usage import append_jsonl
 
 MAX_MESSAGE = 500
@@ -50,10 +51,10 @@ def read(root: Path | None = None, limit: int = 50) -> list[dict]:
     """The most recent failures across both logs, oldest first (for `tether doctor`)."""
     out: list[dict] = []
     for log in hook_failure_logs(root):
-        try:
-            lines = log.read_text("utf-8", "replace").splitlines()
-        except OSError:
+        raw = read_state_file(log)
+        if raw is None:
             continue
+        lines = raw.decode("utf-8", "replace").splitlines()
         for line in lines:
             try:
                 d = json.loads(line)

@@ -56,7 +56,16 @@ def main(event: str, raw: bytes | None = None) -> int:
             root = Path(root)
         from .handlers import HANDLERS
 
-        text = HANDLERS[event](inp, root)
+        try:
+            text = HANDLERS[event](inp, root)
+        except Exception as e:  # a cache with garbage pages: discarded, and the handler run once more
+            if type(e).__module__ != "sqlite3":
+                raise
+            from ..db import discard_opened, is_corrupt
+
+            if not is_corrupt(e) or not discard_opened(str(e)):
+                raise
+            text = HANDLERS[event](inp, root)
         _disarm()
         if text:
             sys.stdout.write(text + "\n")

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 # wrong push. Re-run the bench after any change to the ranking in search.py.
 DEFAULT_FLOOR = 4.0
 MAX_PROMPT_CHARS = 4000  # a pasted log is not a question about a memory: score its start only
+# Memory text a hook parses into the search index per run, at most (~2,000 typical 1 KB memory files,
+# about a second): after a `git pull` of 10,000 memories each prompt indexes its share, none times out.
+SYNC_BYTES = 2 * 1024 * 1024
 
 # Something path-like as typed in a prompt: has a slash or a dotted extension.
 _PATHISH = re.compile(r"[\w@~.+-]*(?:/[\w@.+-]+)+/?|[\w@+-][\w@.+-]*\.[A-Za-z0-9]{1,8}\b")
@@ -39,7 +42,7 @@ class PushIndex:
 
         self.root = root
         self.index = open_index(root)
-        self.index.sync()
+        self.index.sync(max_bytes=SYNC_BYTES)
         self.files: dict[str, str] = {}  # memory id -> repo-relative memory file, for candidates seen
 
     def close(self) -> None:

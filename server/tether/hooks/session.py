@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..paths import state_dir
+from ..safe_read import read_state_file
 from ..usage import append_jsonl, replace_json
 
 MAX_AGE_DAYS = 14  # session files older than this are removed at the next session start
@@ -49,7 +50,7 @@ def sessions_dir(root: Path) -> Path:
 
 def load(root: Path, session: str) -> SessionState:
     try:
-        d = json.loads((sessions_dir(root) / f"{session}.json").read_text("utf-8"))
+        d = json.loads(read_state_file(sessions_dir(root) / f"{session}.json") or b"")
         window = {
             str(k): Seen(float(v["score"]), bool(v.get("used")))
             for k, v in d.get("window", {}).items()
@@ -97,7 +98,7 @@ def take_edits(root: Path, session: str) -> list[str]:
     except FileNotFoundError:
         return []
     try:
-        lines = taken.read_text("utf-8", "replace").splitlines()
+        lines = (read_state_file(taken) or b"").decode("utf-8", "replace").splitlines()
     finally:
         taken.unlink(missing_ok=True)
     paths: list[str] = []

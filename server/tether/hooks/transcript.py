@@ -42,7 +42,7 @@ def last_turn(path: str | None) -> Turn:
         for line in _lines_backwards(path):
             try:
                 d = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
                 continue
             if not isinstance(d, dict):
                 continue
@@ -81,7 +81,13 @@ def _is_user_prompt(d: dict) -> bool:
 
 def _lines_backwards(path: str):
     """Complete lines from the end of the file, last first, reading at most MAX_BYTES."""
-    with open(path, "rb") as f:
+    from ..safe_read import Unreadable, open_regular
+
+    try:  # the path comes from the payload: a FIFO or a device there must not hang or flood the hook
+        fd = open_regular(path)[0]
+    except Unreadable as e:
+        raise OSError(e.message) from None
+    with os.fdopen(fd, "rb") as f:
         f.seek(0, os.SEEK_END)
         pos = f.tell()
         read = 0

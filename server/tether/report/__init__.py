@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..links import superseded as superseded_ids
 from ..memory import KINDS, Memory
 from ..paths import state_dir
 from ..resolve import Verdict
@@ -32,6 +33,7 @@ SEVERITY = ("invalidated", "stale", "active")
 ORDER = {s: i for i, s in enumerate(("stale", "invalidated", "quarantined", "active", "superseded", "retired"))}
 DATA_MARK = "/*TETHER-REPORT-DATA*/"
 CSP_MARK = "'tether-script-hash'"
+GENERATOR = '<meta name="generator" content="tether report">'
 
 
 def default_path(root: Path) -> Path:
@@ -40,20 +42,22 @@ def default_path(root: Path) -> Path:
 
 def write(t, out: str | Path | None = None) -> tuple[Path, dict]:
     """Gather, render and write the report atomically; returns where it went and the data."""
-    from ..store import _atomic_write
+    from ..output_file import write_output
 
     data = gather(t)
-    path = Path(out).expanduser() if out else default_path(t.root)
-    if path.is_dir():
-        path = path / FILENAME
-    _atomic_write(path.resolve(), render(data).encode("utf-8"))
-    return path.resolve(), data
+    path = write_output(out or default_path(t.root), render(data).encode("utf-8"), is_report, "tether report", FILENAME)
+    return path, data
+
+
+def is_report(head: bytes) -> bool:
+    """An earlier report, by its first bytes: the generator tag (older reports: their title)."""
+    return GENERATOR.encode() in head or (head.startswith(b"<!doctype html>") and b"<title>tether report</title>" in head)
 
 
 def gather(t) -> dict[str, Any]:
     """Everything the page shows, as plain JSON-able data."""
     mems, bad = t.memories(include_closed=True)
-    superseded = {old for m in mems if m.live for old in m.links.get("supersedes", [])}
+    superseded = superseded_ids(mems)
     live = [m for m in mems if m.live and m.id not in superseded]
     closed = [m for m in mems if not (m.live and m.id not in superseded)]
     verdicts: list[Verdict] = []
