@@ -1,7 +1,8 @@
 """tether PostToolUse hook: log the file an Edit, Write, MultiEdit or NotebookEdit touched, for Stop.
 
-Thin on purpose: the launcher finds the plugin's venv and runs tether.hooks; it always exits 0.
+Thin on purpose: the launcher finds the plugin's venv and runs tether.surfaces.hooks; it always exits 0.
 """
+
 import os
 import sys
 

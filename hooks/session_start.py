@@ -1,7 +1,8 @@
 """tether SessionStart hook: one line of status naming the recall tool; on compact, reset push-recall dedup.
 
-Thin on purpose: the launcher finds the plugin's venv and runs tether.hooks; it always exits 0.
+Thin on purpose: the launcher finds the plugin's venv and runs tether.surfaces.hooks; it always exits 0.
 """
+
 import os
 import sys
 

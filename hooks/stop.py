@@ -1,7 +1,8 @@
 """tether Stop hook: credit the memories this turn used (edited anchored files, cited ids); prints nothing.
 
-Thin on purpose: the launcher finds the plugin's venv and runs tether.hooks; it always exits 0.
+Thin on purpose: the launcher finds the plugin's venv and runs tether.surfaces.hooks; it always exits 0.
 """
+
 import os
 import sys
 

@@ -1,7 +1,8 @@
 """tether UserPromptSubmit hook: push-recall, at most one active memory above the relevance floor.
 
-Thin on purpose: the launcher finds the plugin's venv and runs tether.hooks; it always exits 0.
+Thin on purpose: the launcher finds the plugin's venv and runs tether.surfaces.hooks; it always exits 0.
 """
+
 import os
 import sys
 

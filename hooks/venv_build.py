@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from launcher import MIN_PYTHON, READY, data_dir, plugin_root, pyproject_crc, ready, venv_python
+from plugin_env import MIN_PYTHON, READY, data_dir, plugin_root, pyproject_crc, ready, venv_python
 
 LOCK = "install.lock"
 POINTER_JSON = "venv.json"
@@ -46,8 +46,12 @@ def find_python():
 
 def _version_of(python):
     try:
-        out = subprocess.run([python, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
-                             capture_output=True, text=True, timeout=20).stdout.split()
+        out = subprocess.run(
+            [python, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        ).stdout.split()
         return (int(out[0]), int(out[1]))
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):
         return (0, 0)
@@ -121,7 +125,11 @@ def _install(root, data, say):
     probe = _run_json([python, "-c", _PROBE])
     with open(os.path.join(root, "pyproject.toml"), "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
-    tag = "%s%s%s" % ({"cpython": "cp"}.get(probe["impl"], probe["impl"]), probe["version"].replace(".", ""), probe["abiflags"])
+    tag = "%s%s%s" % (
+        {"cpython": "cp"}.get(probe["impl"], probe["impl"]),
+        probe["version"].replace(".", ""),
+        probe["abiflags"],
+    )
     key = "%s-%s" % (digest[:16], tag)
     venvs = os.path.join(data, "venvs")
     venv = os.path.join(venvs, key)
@@ -140,15 +148,32 @@ def _install(root, data, say):
             pip = [py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", root]
             _step(pip + os.environ.get("TETHER_PIP_ARGS", "").split(), log, 1800, cwd=data)
             site = _run_json([py, "-c", _SITE])
-            _step([py, "-S", "-c", "import sys; sys.path[:0] = sys.argv[1:]; import tether.hooks",
-                   os.path.join(root, "server")] + site, log, 120)
+            _step(
+                [
+                    py,
+                    "-S",
+                    "-c",
+                    "import sys; sys.path[:0] = sys.argv[1:]; import tether.surfaces.hooks",
+                    os.path.join(root, "server"),
+                ]
+                + site,
+                log,
+                120,
+            )
     except Exception as e:
         _history(data, {"action": "install-failed", "key": key, "error": str(e)})
         _write(os.path.join(data, FAILED), json.dumps({"at": time.time(), "key": key, "error": str(e)}))
         raise LauncherError("installing the venv failed: %s (see %s)" % (e, log_path)) from e
     info = {
-        "key": key, "venv": venv, "python": py, "crc": pyproject_crc(root), "sha256": digest,
-        "version": probe["version"], "impl": probe["impl"], "abiflags": probe["abiflags"], "root": root,
+        "key": key,
+        "venv": venv,
+        "python": py,
+        "crc": pyproject_crc(root),
+        "sha256": digest,
+        "version": probe["version"],
+        "impl": probe["impl"],
+        "abiflags": probe["abiflags"],
+        "root": root,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     lines = ["%s=%s" % (k, v) for k, v in info.items()] + ["site=%s" % s for s in site]
@@ -166,10 +191,14 @@ def _install(root, data, say):
     return dict(info, site=site)
 
 
-_PROBE = ("import json, sys; print(json.dumps({'version': '%d.%d' % sys.version_info[:2], "
-          "'impl': sys.implementation.name, 'abiflags': getattr(sys, 'abiflags', '')}))")
-_SITE = ("import json, sysconfig; p = sysconfig.get_paths(); "
-         "print(json.dumps(list(dict.fromkeys([p['purelib'], p['platlib']]))))")
+_PROBE = (
+    "import json, sys; print(json.dumps({'version': '%d.%d' % sys.version_info[:2], "
+    "'impl': sys.implementation.name, 'abiflags': getattr(sys, 'abiflags', '')}))"
+)
+_SITE = (
+    "import json, sysconfig; p = sysconfig.get_paths(); "
+    "print(json.dumps(list(dict.fromkeys([p['purelib'], p['platlib']]))))"
+)
 
 
 def _step(cmd, log, timeout, cwd=None):
@@ -188,7 +217,9 @@ def _run_json(cmd):
 def _prune(venvs, keep):
     """Drop older venvs; the previous one stays, as a running MCP server may still be using it."""
     try:
-        others = sorted((e for e in os.scandir(venvs) if e.is_dir() and e.name != keep), key=lambda e: e.stat().st_mtime)
+        others = sorted(
+            (e for e in os.scandir(venvs) if e.is_dir() and e.name != keep), key=lambda e: e.stat().st_mtime
+        )
     except OSError:
         return
     for e in others[:-1]:
@@ -228,6 +259,12 @@ def start_background_install(data):
     launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
     with open(os.path.join(data, INSTALL_LOG), "a", encoding="utf-8") as log:
         detach = {"start_new_session": True} if os.name != "nt" else {"creationflags": 0x00000008}  # DETACHED_PROCESS
-        subprocess.Popen([sys.executable, launcher, "ensure"], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                         close_fds=True, **detach)
+        subprocess.Popen(
+            [sys.executable, launcher, "ensure"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            close_fds=True,
+            **detach,
+        )
     return True

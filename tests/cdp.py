@@ -18,9 +18,16 @@ import time
 from pathlib import Path
 
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--hide-scrollbars", "--remote-debugging-pipe",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
 ]
 
 
@@ -36,8 +43,11 @@ def install_chromium() -> tuple[str | None, str]:
     if not shutil.which("apt-get") or os.geteuid() != 0:
         return None, "chromium is not installed and apt-get is unavailable or we are not root"
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (["apt-get", "install", "-y", "-q", "chromium"], ["apt-get", "update", "-q"],
-                ["apt-get", "install", "-y", "-q", "chromium"]):
+    for cmd in (
+        ["apt-get", "install", "-y", "-q", "chromium"],
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "chromium"],
+    ):
         subprocess.run(cmd, env=env, capture_output=True, timeout=900, check=False)
         if find_chromium():
             return find_chromium(), ""
@@ -67,8 +77,10 @@ class Browser:
 
         self.proc = subprocess.Popen(
             [exe, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-            preexec_fn=place, close_fds=False,  # noqa: PLW1509 - only dup2, which is async-signal-safe stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=place,
+            close_fds=False,  # noqa: PLW1509 - only dup2, which is async-signal-safe stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for fd in (to_chrome_r, from_chrome_w, hi_r, hi_w):
             os.close(fd)
@@ -123,7 +135,10 @@ class Page:
         self.session = browser.send("Target.attachToTarget", {"targetId": self.target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable")
-        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
         self.send("Page.navigate", {"url": url})
 
     def send(self, method: str, params: dict | None = None) -> dict:
@@ -168,7 +183,9 @@ class Page:
         if text:
             down["text"] = text
         self.send("Input.dispatchKeyEvent", down)
-        self.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": keycode})
+        self.send(
+            "Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": keycode}
+        )
 
     def type(self, text: str) -> None:
         self.send("Input.insertText", {"text": text})

@@ -62,7 +62,9 @@ class Repo:
         self.git("add", "-A")
         self.git("commit", "-q", "-m", message)
 
-    def run(self, *args: str, check: bool = True, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    def run(
+        self, *args: str, check: bool = True, cwd: Path | None = None, env: dict | None = None
+    ) -> subprocess.CompletedProcess:
         """The real CLI, as a user runs it."""
         proc = subprocess.run(
             [sys.executable, "-m", "tether", "--root", str(self.path), *args],
@@ -109,4 +111,3 @@ class Repo:
 @pytest.fixture
 def repo(tmp_path) -> Repo:
     return Repo(tmp_path / "repo")
-

@@ -92,18 +92,29 @@ def tax_rate(region):
     return table.get(region, 0.0)
 '''
 
-RETRY = '''def backoff(attempt):
+RETRY = """def backoff(attempt):
     delay = min(30, 2 ** attempt)
     return delay + 0.25 * attempt
-'''
+"""
 
 MEMORIES = {
-    "total": ("Invoice totals round each line to cents before summing; auditors require per-line rounding, "
-              "never round the grand total.", "src/billing.py::invoice_total", "decision"),
-    "tax": ("Tax rates come from the in-code table reviewed quarterly by finance; never fetch tax rates at runtime.",
-            "src/billing.py::tax_rate", "convention"),
-    "backoff": ("Retry backoff is capped at 30 seconds because the payment gateway drops connections idle for "
-                "more than 35 seconds.", "src/retry.py::backoff", "gotcha"),
+    "total": (
+        "Invoice totals round each line to cents before summing; auditors require per-line rounding, "
+        "never round the grand total.",
+        "src/billing.py::invoice_total",
+        "decision",
+    ),
+    "tax": (
+        "Tax rates come from the in-code table reviewed quarterly by finance; never fetch tax rates at runtime.",
+        "src/billing.py::tax_rate",
+        "convention",
+    ),
+    "backoff": (
+        "Retry backoff is capped at 30 seconds because the payment gateway drops connections idle for "
+        "more than 35 seconds.",
+        "src/retry.py::backoff",
+        "gotcha",
+    ),
 }
 
 RELATED = "why do invoice totals round each line to cents instead of rounding the grand total?"

@@ -28,8 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SHARED_TAG = "zebraquartz"  # in every memory the concurrency scenario writes: one query matches all
-CREWS = ("crewalpha", "crewbravo", "crewcharlie", "crewdelta", "crewecho", "crewfoxtrot", "crewgolf",
-         "crewhotel", "crewindia", "crewjuliet", "crewkilo", "crewlima")
+CREWS = (
+    "crewalpha",
+    "crewbravo",
+    "crewcharlie",
+    "crewdelta",
+    "crewecho",
+    "crewfoxtrot",
+    "crewgolf",
+    "crewhotel",
+    "crewindia",
+    "crewjuliet",
+    "crewkilo",
+    "crewlima",
+)
 MODULES = 10  # source files the writers share, so they race on the same index rows
 SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
 HERE = Path(__file__).resolve()
@@ -51,29 +63,52 @@ def make_repo(root: Path, writers: int, per_writer: int, commit: bool = True) ->
         lines = []
         for w in range(writers):
             for i in range(k, per_writer, MODULES):
-                lines.append(f"def fn_{w}_{i}(x):\n    y = x * {w * 1000 + i + 7}\n    return y - {i} + len(str(y))\n\n")
+                lines.append(
+                    f"def fn_{w}_{i}(x):\n    y = x * {w * 1000 + i + 7}\n    return y - {i} + len(str(y))\n\n"
+                )
         (root / "src" / f"mod{k}.py").write_text("".join(lines), encoding="utf-8")
     if commit:
         git(root, "init", "-q", "-b", "main")
         git(root, "-c", "user.email=s@example.com", "-c", "user.name=S", "add", "-A")
-        git(root, "-c", "user.email=s@example.com", "-c", "user.name=S", "-c", "commit.gpgsign=false",
-            "commit", "-q", "-m", "corpus")
+        git(
+            root,
+            "-c",
+            "user.email=s@example.com",
+            "-c",
+            "user.name=S",
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-q",
+            "-m",
+            "corpus",
+        )
 
 
 def driver(*args: str, env: dict | None = None, stdout=subprocess.PIPE) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(HERE), *args], stdout=stdout, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, **(env or {})})
+    return subprocess.Popen(
+        [sys.executable, str(HERE), *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def cli(root: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tether", "--root", str(root), *args], capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tether", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 # -- the writer driver ------------------------------------------------------------------------------
 def writer_main(root: str, wid: int, count: int) -> int:
     from tether.errors import TetherError
-    from tether.recall import recall
+    from tether.recall.answer import recall
     from tether.service import Tether
 
     rng = random.Random(wid)
@@ -146,7 +181,7 @@ def crasher_main(root: str, seed: int, kill: str | None) -> int:
     operation ("any" for every op): a completed temp file not yet renamed, or a supersede whose new
     memory is written and whose old one is not yet closed (supersede:2)."""
     from tether.errors import TetherError
-    from tether.recall import recall
+    from tether.recall.answer import recall
     from tether.service import Tether
 
     current = [""]
@@ -355,8 +390,9 @@ def verify(root: Path, out: Crashes) -> list[str]:
         live = {m.id for m in t.memories()[0]}
         bad += [f"acknowledged close of {i} did not hold" for i in sorted(out.closed & live)]
         by_id = {m.id: m for m in every}
-        out.interrupted |= {m.id for m in every if m.live
-                            for o in m.links.get("supersedes", []) if o in by_id and by_id[o].live}
+        out.interrupted |= {
+            m.id for m in every if m.live for o in m.links.get("supersedes", []) if o in by_id and by_id[o].live
+        }
         checked = {v.memory.id for v in t.check(with_diff=False).verdicts}  # the cache is usable
         if checked != live:
             bad.append(f"check lists {len(checked)} memories, the store has {len(live)} live")

@@ -1,4 +1,4 @@
-"""The two checks every language's symbol fixture gets, shared by tests/test_symbols*.py.
+"""The two checks every language's symbol fixture gets, shared by tests/anchor/test_symbols*.py.
 
 `matrix(source, expected, changes)` returns the two parametrized tests for a module to bind:
 every qualified name, kind and discriminator as listed; and a rename keeps the hash while a body

@@ -18,16 +18,28 @@ from tests.bench.__main__ import BENCHMARKS
 
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_benchmark_runs_small(name):
-    proc = subprocess.run([sys.executable, "-m", "tests.bench", name, "--small"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", name, "--small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| metric | value | target | met? |" in proc.stdout
     assert "Traceback" not in proc.stderr
 
 
 def test_unknown_benchmark_is_refused():
-    proc = subprocess.run([sys.executable, "-m", "tests.bench", "no_such_bench", "--small"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "no_such_bench", "--small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 2 and "unknown benchmark" in proc.stderr
 
 
@@ -35,9 +47,9 @@ def test_memoized_cache_fill_equals_a_real_sweep():
     """check_scaling fills its big caches with extraction memoized per stdlib file: the rows must be
     exactly those a real sweep writes, or the sweep variant would measure a different index."""
     from tests.bench.check_scaling import RACY_S, _build, _prefill
-    from tether import db
     from tether.anchor.extract import analyze
-    from tether.index import CodeIndex
+    from tether.index import db
+    from tether.index.code_index import CodeIndex
 
     with workdir("smoke") as tmp:
         src = tmp / "src"
@@ -56,8 +68,10 @@ def test_memoized_cache_fill_equals_a_real_sweep():
             return sorted(conn.execute(sql).fetchall())
 
         files = "SELECT path, size, hash, language, skipped FROM files"
-        symbols = ("SELECT path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, "
-                   "entropy FROM symbols")
+        symbols = (
+            "SELECT path, qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, "
+            "entropy FROM symbols"
+        )
         for sql in (files, symbols):
             assert rows(memo, sql) == rows(real, sql)
         assert rows(real, "SELECT count(*) FROM symbols")[0][0] > 100

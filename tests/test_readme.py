@@ -11,7 +11,9 @@ import orjson
 import pytest
 
 from tether import errors
-from tether.cli import build_parser
+from tether.lifecycle.status import Reason, Status
+from tether.surfaces.cli.main import build_parser
+from tether.surfaces.mcp.tools import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -30,9 +32,25 @@ def test_every_cli_command_is_documented(command):
 
 def test_every_mcp_tool_is_documented():
     tools = [t["name"] for t in orjson.loads((ROOT / "hooks" / "mcp_tools.json").read_bytes())["tools"]]
-    assert len(tools) == 6
+    assert tools == [fn.__name__ for fn, _ in TOOLS]  # the snapshot the launcher serves is the server's list
     missing = [t for t in tools if f"`{t}(" not in README]
     assert not missing, f"MCP tools missing from the README's tool table: {missing}"
+
+
+def _lifecycle_table() -> str:
+    return README.split("| code change | memory becomes |", 1)[1].split("\n\n", 1)[0]
+
+
+def test_every_lifecycle_reason_has_a_row_in_the_readme_table():
+    table = _lifecycle_table()
+    missing = [r.value for r in Reason if f"`{r.value}`" not in table]
+    assert not missing, f"reasons with no row in the README's lifecycle table: {missing}"
+    assert all(s.value in table for s in Status)
+
+
+def test_the_readme_lifecycle_table_names_only_real_reasons():
+    named = set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", _lifecycle_table()))
+    assert named and named <= {r.value for r in Reason}, f"not a Reason: {sorted(named - {r.value for r in Reason})}"
 
 
 def test_every_error_code_is_documented():

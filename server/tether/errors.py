@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import os
 
 
 class TetherError(Exception):
@@ -140,8 +141,13 @@ def from_sqlite_error(e: Exception, paths=()) -> TetherError | None:
     system holding each of `paths` (the caches this process opened) is asked which it is."""
     text = str(e).lower()
     code = None
-    for needle, found in (("readonly", "read_only"), ("read-only", "read_only"), ("disk is full", "disk_full"),
-                          ("unable to open", "permission_denied"), ("disk i/o error", "os_error")):
+    for needle, found in (
+        ("readonly", "read_only"),
+        ("read-only", "read_only"),
+        ("disk is full", "disk_full"),
+        ("unable to open", "permission_denied"),
+        ("disk i/o error", "os_error"),
+    ):
         if needle in text:
             code = found
             break
@@ -149,14 +155,13 @@ def from_sqlite_error(e: Exception, paths=()) -> TetherError | None:
         return None
     if code in ("os_error", "permission_denied"):
         code = _filesystem_state(paths) or code
-    return SystemFailure(f"the cache database: {e} (tether's cache dir must be writable, with room to grow; "
-                         "TETHER_HOME moves it)", code)
+    return SystemFailure(
+        f"the cache database: {e} (tether's cache dir must be writable, with room to grow; TETHER_HOME moves it)", code
+    )
 
 
 def _filesystem_state(paths) -> str | None:
     """`read_only` or `disk_full` for the first of `paths` whose file system is, else None."""
-    import os
-
     for path in paths:
         d = os.path.dirname(os.fspath(path))
         try:

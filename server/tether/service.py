@@ -7,21 +7,25 @@ import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
-from . import db, links
-from .anchor.spec import parse_spec
-from .binding import bind
-from .errors import Conflict, Duplicate, InvalidInput, NotFound, SecretDetected
-from .index import CodeIndex
-from .memory import BASE_CONFIDENCE, SOURCES, Anchor, Memory, new_id, now_iso, parse_time
-from .overlap import Overlap, assess, neighbours
-from .paths import cache_dir, find_root, repo_relative
-from .resolve import Resolver, Verdict
-from .search import MemoryIndex
-from .store import Quarantined, Store
-from .validate import (
-    CLOCK_SKEW_S,
+from tether.anchor.spec import parse_spec
+from tether.errors import Conflict, Duplicate, InvalidInput, NotFound
+from tether.files.paths import cache_dir, find_root, repo_relative
+from tether.index import db
+from tether.index.code_index import CodeIndex
+from tether.lifecycle.binding import bind
+from tether.lifecycle.formats import upgrade
+from tether.lifecycle.resolve import MAX_SNIPPET, Resolver, Verdict
+from tether.lifecycle.status import Reason, Status
+from tether.recall import answer
+from tether.recall.overlap import Overlap, assess, neighbours
+from tether.recall.search import MemoryIndex
+from tether.store import links, transfer
+from tether.store.confidence import BASE_CONFIDENCE, SOURCES
+from tether.store.files import Quarantined, Store
+from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time
+from tether.store.validate import (
     MAX_ANCHORS,
     MAX_SPEC_CHARS,
     MAX_SUMMARY_CHARS,
@@ -107,14 +111,7 @@ class Tether:
         A memory named in a live memory's `supersedes` is closed even if a crash interrupted
         the write that closes it: the successor is the truth.
         """
-        mems, bad = self.store.load()
-        return (mems if include_closed else self._current(mems)[0]), bad
-
-    @staticmethod
-    def _current(mems: list[Memory]) -> tuple[list[Memory], set[str]]:
-        """The live memories no live successor closes, and the ids of those it does."""
-        superseded = links.superseded(mems)
-        return [m for m in mems if m.live and m.id not in superseded], superseded
+        return self.store.memories(include_closed)
 
     # -- reading ------------------------------------------------------------------------------
     def check(
@@ -124,7 +121,7 @@ class Tether:
         `deadline`: see `Resolver`; an anchor that needed the rest of the sweep is `search_incomplete`."""
         everything, bad = self.store.load()
         problems = tuple(self.link_problems(everything))
-        mems, _ = self._current(everything)
+        mems = links.current(everything)
         ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
         if ids:
             wanted = {self.store.get(i, mems).id for i in ids}
@@ -146,6 +143,20 @@ class Tether:
         graph = {m.id: m.links for m in mems}
         return [LinkProblem(*p) for p in links.problems(graph)]
 
+    def recall(
+        self,
+        task: Any,
+        files: Iterable[str] | None = None,
+        budget_tokens: Any = answer.DEFAULT_BUDGET,
+        kinds: Iterable[str] | None = None,
+        as_of: str | None = None,
+        limit: Any = answer.DEFAULT_LIMIT,
+        deadline: float | None = None,
+    ) -> dict:
+        """The recall envelope for a task (recall/answer.py): active memories best first, stale
+        matches apart, within the token budget."""
+        return answer.recall(self, task, files, budget_tokens, kinds, as_of, limit, deadline)
+
     def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
         mems, _ = self.memories(include_closed)
         m = self.store.get(ref, mems)
@@ -157,28 +168,7 @@ class Tether:
     def history(self, ref: str) -> list[Memory]:
         """The supersession chain through `ref`, oldest first."""
         mems, _ = self.memories(include_closed=True)
-        by_id = {m.id: m for m in mems}
-        start = self.store.get(ref, mems)
-        chain = [start]
-        seen = {start.id}
-        cur = start
-        while cur.links.get("supersedes"):
-            prev = by_id.get(cur.links["supersedes"][0])
-            if prev is None or prev.id in seen:
-                break
-            chain.insert(0, prev)
-            seen.add(prev.id)
-            cur = prev
-        cur = start
-        successors = {old: m for m in mems for old in m.links.get("supersedes", [])}
-        while True:
-            nxt = by_id.get((cur.links.get("superseded_by") or [None])[0] or "") or successors.get(cur.id)
-            if nxt is None or nxt.id in seen:
-                break
-            chain.append(nxt)
-            seen.add(nxt.id)
-            cur = nxt
-        return chain
+        return links.chain(self.store.get(ref, mems), mems)
 
     # -- writing ------------------------------------------------------------------------------
     def bind_all(self, specs: Iterable[str]) -> list[tuple[Anchor, str]]:
@@ -220,8 +210,12 @@ class Tether:
         summary = check_summary(summary, body)
         tags = check_tags(tags)
         evidence = check_evidence(evidence)
-        self.refuse_secrets(body=body, summary=given_summary and summary, evidence=evidence,
-                            **{f"tag {i}": t for i, t in enumerate(tags, 1)})
+        self.refuse_secrets(
+            body=body,
+            summary=given_summary and summary,
+            evidence=evidence,
+            **{f"tag {i}": t for i, t in enumerate(tags, 1)},
+        )
         bound = self.bind_all(anchors)
         now = now_iso()
         m = Memory(
@@ -253,7 +247,8 @@ class Tether:
                 raise Duplicate(
                     f"a memory on the same anchor already says this ({old.short_id}: {old.summary}); "
                     "reanchor or supersede it, or pass force to store both",
-                    existing=old.id, similarity=round(duplicate.similarity, 2),
+                    existing=old.id,
+                    similarity=round(duplicate.similarity, 2),
                 )
             written = self.store.write(m)
         self._keep_snippets(bound)
@@ -277,8 +272,15 @@ class Tether:
         self._keep_snippets(bound)
         return written
 
-    def supersede(self, ref: str, body: str, reason: str | None = None, kind: str | None = None,
-                  anchors: Iterable[str] = (), summary: str | None = None) -> tuple[Memory, Memory]:
+    def supersede(
+        self,
+        ref: str,
+        body: str,
+        reason: str | None = None,
+        kind: str | None = None,
+        anchors: Iterable[str] = (),
+        summary: str | None = None,
+    ) -> tuple[Memory, Memory]:
         """A new version of a belief; the old one is closed and linked both ways, never deleted."""
         reason = check_reason(reason)
         self.refuse_secrets(reason=reason)
@@ -292,8 +294,16 @@ class Tether:
                 specs = self._current_specs(old)
             # The successor is born with its `supersedes` link, so a crash before the old memory is
             # closed below still leaves a consistent store: memories() treats the old one as closed.
-            new = self.remember(body, specs, kind or old.kind, summary, (old.evidence or {}).get("command"), old.tags,
-                                ignore=[old.id], links={"supersedes": [old.id]})
+            new = self.remember(
+                body,
+                specs,
+                kind or old.kind,
+                summary,
+                (old.evidence or {}).get("command"),
+                old.tags,
+                ignore=[old.id],
+                links={"supersedes": [old.id]},
+            )
             closed = old.evolve(
                 valid_to=new.valid_from,
                 links={**old.links, "superseded_by": [new.id]},
@@ -304,7 +314,7 @@ class Tether:
     def retire(self, ref: str, reason: str) -> Memory:
         if not reason or not reason.strip():
             raise InvalidInput("retire needs a reason")
-        reason = check_reason(reason.strip())
+        reason = check_reason(reason.strip())  # type: ignore[assignment]  # a str: check_reason returns None only for None
         self.refuse_secrets(reason=reason)
         with self.store.locked():
             m = self._live(ref)
@@ -312,72 +322,15 @@ class Tether:
 
     def export(self) -> dict:
         """Every memory (closed ones too) as one portable JSON document."""
-        mems, _ = self.store.load()
-        return {"format": 1, "memories": [dict(m.front_matter(), body=m.body) for m in mems]}
+        return transfer.export(self.store)
 
     def import_(self, doc: object, replace: bool = False) -> dict:
-        """Write memories from an export: every record passes the gates a new memory passes, and a
-        bad record is refused on its own (the clean ones land). Existing ids are kept unless
-        `replace`. Returns the counts, which are what was written, and each refusal with its reason."""
-        from .errors import StoreCorrupt, TetherError
-        from .memory import FORMAT, from_front_matter
+        """Write memories from an export, each record through remember's gates (store/transfer.py)."""
+        return transfer.import_(self.store, doc, replace, self.refuse_secrets)
 
-        if not isinstance(doc, dict) or not isinstance(doc.get("memories"), list):
-            raise InvalidInput("not a tether export: expected {\"format\": 1, \"memories\": [...]}")
-        if doc.get("format", FORMAT) != FORMAT:
-            raise InvalidInput(f"export format {doc.get('format')!r} is not one this tether reads ({FORMAT})")
-        incoming: list[Memory] = []
-        refused: list[dict] = []
-        seen: set[str] = set()
-        for n, raw in enumerate(doc["memories"], 1):
-            mid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-            try:
-                if not isinstance(raw, dict) or not isinstance(raw.get("body"), str):
-                    raise InvalidInput("no body")
-                try:
-                    m = from_front_matter({k: v for k, v in raw.items() if k != "body"}, raw["body"])
-                except StoreCorrupt as e:
-                    raise InvalidInput(e.message) from None
-                if m.id.lower() in seen:
-                    raise InvalidInput(f"id {m.id} appears twice in this import")
-                seen.add(m.id.lower())
-                incoming.append(self._admit(m))
-            except TetherError as e:
-                refused.append({"index": n, "id": mid, **e.to_dict()})
-        counts: dict = {"imported": 0, "replaced": 0, "skipped": 0, "refused": len(refused)}
-        with self.store.locked():  # two imports of one export must not write each id twice
-            existing = {m.id.lower(): m for m in self.store.load()[0]}
-            for m in incoming:
-                old = existing.get(m.id.lower())
-                if old is not None and not replace:
-                    counts["skipped"] += 1
-                    continue
-                counts["replaced" if old is not None else "imported"] += 1
-                self.store.write(m.evolve(filename=old.filename if old is not None else None))
-        counts["refusals"] = refused
-        return counts
-
-    def _admit(self, m: Memory) -> Memory:
-        """An imported memory through remember's gates (its confidence is clamped and its anchor
-        paths checked when it is read)."""
-        body = check_body(m.body)
-        summary = check_summary(m.summary, body)
-        tags = check_tags(m.tags)
-        check_evidence((m.evidence or {}).get("command"))
-        if m.retired_reason is not None and len(m.retired_reason) > 2 * MAX_SUMMARY_CHARS:
-            raise InvalidInput(f"retired_reason is longer than {2 * MAX_SUMMARY_CHARS} characters")
-        if len(m.anchors) > MAX_ANCHORS:
-            raise InvalidInput(f"{len(m.anchors)} anchors; the limit is {MAX_ANCHORS}")
-        for a in m.anchors:  # credential files and .git/ are refused as the record is read
-            if len(a.spec()) > MAX_SPEC_CHARS:
-                raise InvalidInput(f"an anchor is over {MAX_SPEC_CHARS} characters")
-        soon = datetime.now(timezone.utc).timestamp() + CLOCK_SKEW_S
-        for name in ("recorded_at", "valid_from", "verified_at"):
-            if parse_time(getattr(m, name)).timestamp() > soon:
-                raise InvalidInput(f"{name} {getattr(m, name)} lies in the future")
-        self.refuse_secrets(body=body, summary=summary, evidence=(m.evidence or {}).get("command"),
-                            reason=m.retired_reason, **{f"tag {i}": t for i, t in enumerate(tags, 1)})
-        return m.evolve(body=body, summary=summary, tags=tags)
+    def upgrade_formats(self) -> dict[str, list[str]]:
+        """`reanchor --outdated`: every memory in an older hash format whose code is unchanged."""
+        return upgrade(self.index, self.store)
 
     def reindex(self) -> dict:
         return self.index.sweep()
@@ -387,27 +340,22 @@ class Tether:
         if not (self.root / ".git").exists():
             return None
         try:
-            out = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=self.root,
-                                 capture_output=True, text=True, timeout=10)
+            out = subprocess.run(
+                ["git", "rev-parse", "--verify", "-q", "HEAD"],
+                cwd=self.root,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
         except (OSError, subprocess.SubprocessError):
             return None
         return out.stdout.strip() or None
 
     def refuse_secrets(self, **fields: str | None) -> None:
-        """Raise SecretDetected naming the first credential-looking span (field, line, col, rule), never its text."""
-        from .secrets import load_allowlist, scan  # writes only: the rules cost ~10 ms to compile
+        """Raise SecretDetected naming the first credential-looking span of `fields`, never its text."""
+        from tether.store.secrets import refuse  # writes only: compiling the rules costs ~40 ms
 
-        allow = load_allowlist(self.root)
-        found = [(name, f) for name, text in fields.items() if text for f in scan(text, allow)]
-        if not found:
-            return
-        name, f = found[0]
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        raise SecretDetected(
-            f"{name} line {f.line} col {f.column} looks like {f.description} (rule {f.rule}){more}; nothing was stored",
-            field=name.split()[0], rule=f.rule, line=f.line, column=f.column,
-            findings=[{"field": n, "rule": x.rule, "line": x.line, "column": x.column} for n, x in found],
-        )
+        refuse(self.root, **fields)
 
     def _live(self, ref: str) -> Memory:
         """A current memory by id; a closed one (perhaps by a concurrent writer) is a Conflict."""
@@ -417,8 +365,9 @@ class Tether:
         except NotFound:
             closed = self.store.get(ref, self.memories(include_closed=True)[0])  # not_found if truly absent
             how = "superseded" if closed.links.get("superseded_by") or closed.live else "retired"
-            raise Conflict(f"memory {closed.short_id} is already closed ({how}): nothing was changed",
-                           id=closed.id) from None
+            raise Conflict(
+                f"memory {closed.short_id} is already closed ({how}): nothing was changed", id=closed.id
+            ) from None
 
     def _current_specs(self, m: Memory) -> list[str]:
         """Specs naming where each anchor of `m` is now; refuses anchors that cannot be placed."""
@@ -426,7 +375,7 @@ class Tether:
         r = self.resolver(with_diff=False)
         for a in m.anchors:
             res = r.anchor(a, m.commit)
-            if res.status == "invalidated" or res.reason in ("ambiguous_anchor", "low_entropy"):
+            if res.status == Status.INVALIDATED or res.reason in (Reason.AMBIGUOUS_ANCHOR, Reason.LOW_ENTROPY):
                 hint = f" (candidates: {', '.join(res.candidates)})" if res.candidates else ""
                 raise InvalidInput(
                     f"anchor {a.spec()} is {res.reason}: pass anchors to say where it is now{hint}",
@@ -442,7 +391,7 @@ class Tether:
         try:
             with db.transaction(self.index.conn):
                 for a, text in bound:
-                    if text and len(text) <= 64_000:
+                    if text and len(text) <= MAX_SNIPPET:
                         self.index.keep_snippet(a.hash, text)
         except sqlite3.DatabaseError as e:
             if not db.is_corrupt(e):

@@ -6,7 +6,7 @@ Convention: a benchmark is a module in this package exposing
 
 and listed in `BENCHMARKS` in `__main__.py`. `small=True` must finish in seconds on a tiny corpus
 (the pytest smoke test uses it so the harness cannot rot); numbers from it mean nothing.
-Targets are reported, never asserted: timing assertions in tests are forbidden (DESIGN §8).
+Targets are reported, never asserted: timing assertions in tests are forbidden (ARCHITECTURE.md, "Tests").
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def stdlib_files(include_tests: bool = False, limit: int | None = None) -> list[
     dirs (CPython's test suite is a third of the bytes and full of deliberately odd files). Dirs
     tether never indexes (the stdlib's own `venv/` package) are left out so both sides of a
     comparison see the same files."""
-    from tether.repo import PRUNED_DIRS
+    from tether.index.listing import PRUNED_DIRS
 
     lib = stdlib_dir()
     out = []
@@ -124,8 +124,13 @@ def copy_corpus(files: list[Path], dest: Path) -> list[str]:
 
 # -- repositories and isolation -----------------------------------------------------------------
 def git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
-           "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Bench",
+        "GIT_AUTHOR_EMAIL": "bench@example.com",
+        "GIT_COMMITTER_NAME": "Bench",
+        "GIT_COMMITTER_EMAIL": "bench@example.com",
+    }
     return subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True).stdout
 
 
@@ -177,4 +182,3 @@ def workdir(name: str) -> Iterator[Path]:
         else:
             os.environ["TETHER_HOME"] = old
         shutil.rmtree(tmp, ignore_errors=True)
-

@@ -69,8 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     names = args.names or BENCHMARKS
 
     info = machine()
-    print(f"tether bench: Python {info['python']}, {info['cpus']} CPUs, tree-sitter {info['tree_sitter']}, "
-          f"{info['platform']}{' (SMALL corpora: numbers are meaningless)' if args.small else ''}\n", flush=True)
+    print(
+        f"tether bench: Python {info['python']}, {info['cpus']} CPUs, tree-sitter {info['tree_sitter']}, "
+        f"{info['platform']}{' (SMALL corpora: numbers are meaningless)' if args.small else ''}\n",
+        flush=True,
+    )
     results: dict = {}
     for name in names:
         module = importlib.import_module(f"tests.bench.{name}")

@@ -1,4 +1,4 @@
-"""`check` wall time vs repository size, with 200 anchored memories (DESIGN §8: <= 50 ms at 50k files).
+"""`check` wall time vs repository size, with 200 anchored memories (target: <= 50 ms at 50k files).
 
 Repositories of 2,000 / 10,000 / 50,000 files are built from copies of the stdlib corpus
 (`cNNN/<stdlib path>`, hard links to one private copy, so 50k files cost little disk) and committed.
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import orjson
 
-from tether import db
 from tether.anchor.extract import analyze
-from tether.index import CodeIndex
+from tether.index import db
+from tether.index.code_index import CodeIndex
 from tether.service import Tether
 
 from . import (
@@ -69,32 +69,57 @@ def run(small: bool = False) -> list[Table]:
             big = size == max(sizes)
             for mode, key in (("CLI `check --json`", "cli"), ("in process `Tether.check()`", "lib")):
                 secs = timings[key]
-                main.add(f"{label}, {mode}", _fmt(timings, key), "<= 50 ms" if big else "",
-                         (secs <= TARGET_S) if big else None)
+                main.add(
+                    f"{label}, {mode}",
+                    _fmt(timings, key),
+                    "<= 50 ms" if big else "",
+                    (secs <= TARGET_S) if big else None,
+                )
             for key, what in (("edited", "1 body edited"), ("deleted", "+1 anchor deleted (sweeps)")):
                 variants.add(f"{label}, {what}, CLI", _fmt(timings, f"cli_{key}"))
                 variants.add(f"{label}, {what}, in process", _fmt(timings, f"lib_{key}"))
             main.data[str(size)] = timings
             _rmtree(_cache(root).parent)  # the 50k cache is ~400 MB: do not keep three
             _rmtree(root)
-        floor, _ = median_of(lambda: _py("-c", "import tether.cli, tether.commands"), cli_runs)
+        floor, _ = median_of(lambda: _py("-c", "import tether.surfaces.cli.main"), cli_runs)
         bare, _ = median_of(lambda: _py("-c", "pass"), cli_runs)
     main.add("CLI floor: `python -c pass`", ms(bare))
     main.add("CLI floor: importing the CLI modules", ms(floor))
     main.data["cli_floor_s"], main.data["python_floor_s"] = floor, bare
-    note = (f"median (and fastest) of {cli_runs} CLI / {lib_runs} in-process runs after 1 warm-up; "
-            "shared 2-core machine, expect noise")
-    main.notes += [note, ("in process = a fresh `Tether(root)` per run: db connect, load + parse the memory files, "
-                          "resolve every anchor; anchors spread evenly over the files; cache filled as after `tether index`")]
-    variants.notes += [note, ("body edited: resolved at the locator, no sweep. deleted: the hash is looked for "
-                              "repository-wide (git ls-files + a stat per file) on every check, as the design says; "
-                              "measured once edits are older than the 2 s racy window"),
-                       "verdicts (status, reason) are verified before timing each variant"]
+    note = (
+        f"median (and fastest) of {cli_runs} CLI / {lib_runs} in-process runs after 1 warm-up; "
+        "shared 2-core machine, expect noise"
+    )
+    main.notes += [
+        note,
+        (
+            "in process = a fresh `Tether(root)` per run: db connect, load + parse the memory files, "
+            "resolve every anchor; anchors spread evenly over the files; cache filled as after `tether index`"
+        ),
+    ]
+    variants.notes += [
+        note,
+        (
+            "body edited: resolved at the locator, no sweep. deleted: the hash is looked for "
+            "repository-wide (git ls-files + a stat per file) on every check, as the design says; "
+            "measured once edits are older than the 2 s racy window"
+        ),
+        "verdicts (status, reason) are verified before timing each variant",
+    ]
     return [main, variants, setup]
 
 
-def _one_size(root: Path, src: Path, rels: list[str], facts: dict, size: int, n_mem: int,
-              cli_runs: int, lib_runs: int, setup: Table) -> dict:
+def _one_size(
+    root: Path,
+    src: Path,
+    rels: list[str],
+    facts: dict,
+    size: int,
+    n_mem: int,
+    cli_runs: int,
+    lib_runs: int,
+    setup: Table,
+) -> dict:
     t0 = time.perf_counter()
     layout = _build(root, src, rels, size)
     linked = time.perf_counter()
@@ -131,8 +156,14 @@ def _one_size(root: Path, src: Path, rels: list[str], facts: dict, size: int, n_
         for s in f.symbols:
             counts[s.hash] = counts.get(s.hash, 0) + 1
     anchored = [(layout[r], q) for r, q in anchors]
-    gone = next(a for a in anchors if "." not in a[1] and layout[a[0]] != layout[edited[0]]
-                and counts[_symbol(facts[layout[a[0]]], a[1]).hash] == 1 and anchored.count((layout[a[0]], a[1])) == 1)
+    gone = next(
+        a
+        for a in anchors
+        if "." not in a[1]
+        and layout[a[0]] != layout[edited[0]]
+        and counts[_symbol(facts[layout[a[0]]], a[1]).hash] == 1
+        and anchored.count((layout[a[0]], a[1])) == 1
+    )
     _delete_everywhere(root, layout, facts, gone)
     time.sleep(RACY_S)
     both = {("active", None): n_mem - 2, ("stale", "body_edited"): 1, ("invalidated", "anchor_deleted"): 1}
@@ -158,7 +189,7 @@ def _build(root: Path, src: Path, rels: list[str], size: int) -> dict[str, str]:
 def _prefill(root: Path, facts: dict, cache: Path | None = None) -> None:
     """The cache as `tether index` leaves it: the real single-process sweep, with extraction
     memoized by content so each stdlib file is parsed once, not once per copy (see module doc)."""
-    from tether import index_worker as index_mod
+    from tether.index import worker as index_mod
 
     real = index_mod.safe_analyze
     memo = {(os.path.splitext(r)[1], f.hash): f for r, f in facts.items()}
@@ -179,7 +210,7 @@ def _prefill(root: Path, facts: dict, cache: Path | None = None) -> None:
 
 
 def _cache(root: Path) -> Path:
-    from tether.paths import cache_dir
+    from tether.files.paths import cache_dir
 
     return cache_dir(root.resolve()) / "cache.sqlite"
 
@@ -193,14 +224,20 @@ def _remember(root: Path, layout: dict[str, str], facts: dict, n: int) -> list[t
     chosen: list[tuple[str, str]] = []
     measured: dict[str, tuple] = {}  # source file -> its symbols with their entropy (the index has none)
     for i in range(n):
-        for rel in paths[i * len(paths) // n:] + paths:
+        for rel in paths[i * len(paths) // n :] + paths:
             src = layout[rel]
             if src not in measured:
                 measured[src] = analyze(rel, (root / rel).read_bytes(), entropy=True).symbols
             syms = measured[src]
             names = [s.qualname for s in syms]
-            cands = [s for s in syms if s.kind in ("function", "method") and s.entropy >= MIN_BITS
-                     and names.count(s.qualname) == 1 and (rel, s.qualname) not in chosen]
+            cands = [
+                s
+                for s in syms
+                if s.kind in ("function", "method")
+                and s.entropy >= MIN_BITS
+                and names.count(s.qualname) == 1
+                and (rel, s.qualname) not in chosen
+            ]
             if cands:
                 s = cands[i % len(cands)]
                 t.remember(f"bench memory {i}: {s.qualname} matters", [f"{rel}::{s.qualname}"])

@@ -13,7 +13,7 @@ To dump with another checkout's code (HEAD, say) put its `server/` first on PYTH
 Corpus: every stdlib `.py` file (test suites included: they hold the deliberately odd files),
 every variant of every case in tests/lang_cases, and any `--extra` directory (real JavaScript,
 formatter output, snippets harvested from the test suite...). `golden` maintains the small
-committed sample that tests/test_extract_golden.py checks (see `golden_sources`).
+committed sample that tests/anchor/test_extract_golden.py checks (see `golden_sources`).
 
 Not a benchmark in `make bench`: it measures nothing, but `dump` reports extraction CPU time.
 """
@@ -112,8 +112,10 @@ def dump(out: Path, extra: list[Path], stdlib: bool) -> None:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     out.write_bytes(orjson.dumps(result, option=orjson.OPT_SORT_KEYS))
     n_sym = sum(len(f.get("symbols", ())) for f in result.values())
-    print(f"{len(files)} files, {n_sym} symbols, extraction {cpu:.2f} s CPU / {wall:.2f} s wall "
-          f"(tether from {Path(tether.__file__).parent}) -> {out}")
+    print(
+        f"{len(files)} files, {n_sym} symbols, extraction {cpu:.2f} s CPU / {wall:.2f} s wall "
+        f"(tether from {Path(tether.__file__).parent}) -> {out}"
+    )
 
 
 def compare(a: Path, b: Path, limit: int = 20) -> int:
@@ -191,8 +193,11 @@ def write_golden(rewrite: bool) -> None:
             was = old.get(path)
             if was is not None and "format1" in was:
                 golden[path]["format1"] = was["format1"]
-            elif was is not None and any(str(r[7]).startswith("t1:") for r in was["facts"].get("symbols", [])) \
-                    and not all(str(r[7]).startswith("t1:") for r in golden[path]["facts"].get("symbols", [])):
+            elif (
+                was is not None
+                and any(str(r[7]).startswith("t1:") for r in was["facts"].get("symbols", []))
+                and not all(str(r[7]).startswith("t1:") for r in golden[path]["facts"].get("symbols", []))
+            ):
                 golden[path]["format1"] = was["facts"]
     rows = []
     for path in sorted(golden):
@@ -203,9 +208,11 @@ def write_golden(rewrite: bool) -> None:
         body = ",\n".join("   " + orjson.dumps(s).decode() for s in symbols)
         format1 = ""
         if "format1" in entry:
-            format1 = ",\n  \"format1\": " + orjson.dumps(entry["format1"], option=orjson.OPT_SORT_KEYS).decode()
-        rows.append(f"{orjson.dumps(path).decode()}: {{\"source\": {orjson.dumps(entry['source']).decode()},\n"
-                    f"  \"facts\": {head}, \"symbols\": [\n{body}]}}{format1}}}")
+            format1 = ',\n  "format1": ' + orjson.dumps(entry["format1"], option=orjson.OPT_SORT_KEYS).decode()
+        rows.append(
+            f'{orjson.dumps(path).decode()}: {{"source": {orjson.dumps(entry["source"]).decode()},\n'
+            f'  "facts": {head}, "symbols": [\n{body}]}}{format1}}}'
+        )
     GOLDEN.write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
     print(f"{GOLDEN}: {len(golden)} files, {added} (re)extracted")
 

@@ -90,8 +90,24 @@ def _sdist(name: str, version: str) -> Path | None:
 
     if not cached():
         SDISTS.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "-d", str(SDISTS), f"{name}=={version}"], capture_output=True, timeout=300, check=False)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(SDISTS),
+                f"{name}=={version}",
+            ],
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
     found = cached()
     return found[0] if found else None
 
@@ -135,7 +151,12 @@ class _Normalized(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         self.generic_visit(node)
         body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             body = body[1:]
         node.body = body or [ast.Pass()]
         return node
@@ -197,5 +218,9 @@ class AstOracle:
 
 
 def _replay(title: str, repo: Path, per_pair: int) -> Table:
-    return replay(f"Real history: {title}", repo, AstOracle(),
-                  Plan(re.compile(r"\.py$"), ("function", "method", "class"), per_pair, per_pair))
+    return replay(
+        f"Real history: {title}",
+        repo,
+        AstOracle(),
+        Plan(re.compile(r"\.py$"), ("function", "method", "class"), per_pair, per_pair),
+    )

@@ -70,17 +70,29 @@ def run(small: bool = False) -> list[Table]:
     with workdir("history_go") as tmp:
         if small:  # offline and dependency-free: judged only if a full run already built the oracle
             with _GoAst() if ORACLE.is_file() else nullcontext() as oracle:
-                return [_replay("hand-written Go, moved, edited and reformatted (smoke)",
-                                _small_history(tmp / "small"), oracle)]
+                return [
+                    _replay(
+                        "hand-written Go, moved, edited and reformatted (smoke)", _small_history(tmp / "small"), oracle
+                    )
+                ]
         if not (shutil.which("go") and shutil.which("dpkg-deb")):
-            return [_not_run("go or dpkg-deb not found", "go builds the go/ast oracle (go_oracle.go), dpkg-deb "
-                             "unpacks the Debian packages: `apt-get install golang-go`")]
+            return [
+                _not_run(
+                    "go or dpkg-deb not found",
+                    "go builds the go/ast oracle (go_oracle.go), dpkg-deb "
+                    "unpacks the Debian packages: `apt-get install golang-go`",
+                )
+            ]
         if not ORACLE.is_file() and (why := _build_oracle()):
             return [_not_run("the oracle did not build", why)]
         indexes = [ix for suite in SUITES if (ix := _index(suite)) is not None]
         if not indexes:
-            return [_not_run("Debian's mirror unreachable", f"no package index of {', '.join(SUITES)} "
-                             f"could be fetched from {MIRROR} or found in {DEB}")]
+            return [
+                _not_run(
+                    "Debian's mirror unreachable",
+                    f"no package index of {', '.join(SUITES)} could be fetched from {MIRROR} or found in {DEB}",
+                )
+            ]
         only = {p for p in os.environ.get("TETHER_BENCH_ONLY", "").split(",") if p}
         tables = []
         with _GoAst() as oracle:
@@ -89,8 +101,13 @@ def run(small: bool = False) -> list[Table]:
                 repo = _release_history(tmp / name, name, import_path, versions) if len(versions) > 1 else None
                 if repo is not None:
                     tables.append(_replay(f"{name} {versions[0][0]} .. {versions[-1][0]}", repo, oracle))
-        return tables or [_not_run("no Debian packages", f"none of the .debs could be fetched into {DEB} "
-                                   f"(TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})")]
+        return tables or [
+            _not_run(
+                "no Debian packages",
+                f"none of the .debs could be fetched into {DEB} "
+                f"(TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})",
+            )
+        ]
 
 
 def _not_run(why: str, detail: str) -> Table:
@@ -167,13 +184,19 @@ def _release_history(root: Path, name: str, import_path: str, versions: list[tup
                 rel = p.relative_to(src)
                 # no tests, no vendored copies or test data, nothing of 200 KiB or more once rounded up
                 # (generated tables): what a developer edits and anchors memories to
-                if (p.is_file() and not p.is_symlink() and not p.name.endswith("_test.go")
-                        and not {"vendor", "testdata"} & set(rel.parts) and (p.stat().st_size + 1023) // 1024 < 200):
+                if (
+                    p.is_file()
+                    and not p.is_symlink()
+                    and not p.name.endswith("_test.go")
+                    and not {"vendor", "testdata"} & set(rel.parts)
+                    and (p.stat().st_size + 1023) // 1024 < 200
+                ):
                     (root / rel).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(p, root / rel)
 
-    return commit_releases(root, name, [
-        (version, lambda root, deb=deb: fill(root, deb)) for (version, _, _), deb in zip(versions, debs)])
+    return commit_releases(
+        root, name, [(version, lambda root, deb=deb: fill(root, deb)) for (version, _, _), deb in zip(versions, debs)]
+    )
 
 
 SMALL = {  # a struct with pointer and value methods, grouped consts with iota, helpers
@@ -255,13 +278,15 @@ def _small_history(root: Path) -> Path:
     git_commit_all(root, "go")
     text = root / "text" / "text.go"
     src = text.read_text()
-    keep = src[src.index("func keep"):src.index("func Words")]
+    keep = src[src.index("func keep") : src.index("func Words")]
     text.write_text(src.replace(keep, ""))
     (root / "text" / "runes.go").write_text(f"package text\n\n{keep}")
     shapes = root / "shapes" / "shapes.go"
     shapes.write_text(shapes.read_text().replace("c.R * k", "c.R * math.Abs(k)"))
     queue = root / "queue" / "queue.go"  # reformatted: spaces for tabs, a parenthesized condition
-    queue.write_text(queue.read_text().replace("\t", "    ").replace("if len(q.items) >= q.limit", "if (len(q.items) >= q.limit)"))
+    queue.write_text(
+        queue.read_text().replace("\t", "    ").replace("if len(q.items) >= q.limit", "if (len(q.items) >= q.limit)")
+    )
     git_commit_all(root, "moved, edited, reformatted")
     return root
 
@@ -274,8 +299,14 @@ def _build_oracle() -> str:
         old.unlink()
     env = {**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "", "GO111MODULE": "off"}  # stdlib only: no module
     try:
-        proc = subprocess.run(["go", "build", "-o", str(ORACLE), str(SOURCE)], capture_output=True, text=True,
-                              env=env, timeout=600, check=False)
+        proc = subprocess.run(
+            ["go", "build", "-o", str(ORACLE), str(SOURCE)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return str(e)
     return "" if proc.returncode == 0 else f"`go build` failed: {proc.stderr.strip()[:500]}"

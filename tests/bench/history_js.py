@@ -62,14 +62,22 @@ def run(small: bool = False) -> list[Table]:
     with workdir("history_js") as tmp:
         if small:  # offline and dependency-free: judged only if a full run already installed acorn
             with _acorn() if shutil.which("node") and installed(*ACORN) else nullcontext() as oracle:
-                return [_replay("hand-written JS, moved, edited and reformatted (smoke)",
-                                _small_history(tmp / "small"), oracle)]
+                return [
+                    _replay(
+                        "hand-written JS, moved, edited and reformatted (smoke)", _small_history(tmp / "small"), oracle
+                    )
+                ]
         if not (shutil.which("node") and shutil.which("npm")):
-            return [_not_run("node and npm not found", "npm fetches the release tarballs and acorn, "
-                             "node runs the acorn oracle (js_oracle.js)")]
+            return [
+                _not_run(
+                    "node and npm not found",
+                    "npm fetches the release tarballs and acorn, node runs the acorn oracle (js_oracle.js)",
+                )
+            ]
         if not installed(*ACORN):
-            why = npm("install", "--prefix", str(NODE_MODULES.parent), "--no-audit", "--no-fund", "acorn@8",
-                      "acorn-walk@8")
+            why = npm(
+                "install", "--prefix", str(NODE_MODULES.parent), "--no-audit", "--no-fund", "acorn@8", "acorn-walk@8"
+            )
             if not installed(*ACORN):
                 return [_not_run("acorn could not be installed", f"`npm install acorn@8 acorn-walk@8` failed: {why}")]
         only = {p for p in os.environ.get("TETHER_BENCH_ONLY", "").split(",") if p}
@@ -79,8 +87,12 @@ def run(small: bool = False) -> list[Table]:
                 repo = release_history(tmp / name, name, versions) if not only or name in only else None
                 if repo is not None:
                     tables.append(_replay(f"{name} {versions[0]} .. {versions[-1]}", repo, oracle))
-        return tables or [_not_run("no release tarballs", f"`npm pack` fetched none into {NPM} "
-                                   f"(TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})")]
+        return tables or [
+            _not_run(
+                "no release tarballs",
+                f"`npm pack` fetched none into {NPM} (TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})",
+            )
+        ]
 
 
 def _not_run(why: str, detail: str) -> Table:
@@ -93,8 +105,9 @@ def npm(*args: str) -> str:
     """Runs npm in the cache dir (no lifecycle scripts); its first line of complaint, if any."""
     NPM.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(["npm", *args, "--ignore-scripts"], cwd=NPM, capture_output=True, text=True,
-                              timeout=300, check=False)
+        proc = subprocess.run(
+            ["npm", *args, "--ignore-scripts"], cwd=NPM, capture_output=True, text=True, timeout=300, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return str(e)
     return next((ln for ln in proc.stderr.splitlines() if "error" in ln.lower() or "ERR!" in ln), "")
@@ -104,8 +117,12 @@ def npm(*args: str) -> str:
 def _is_js_source(rel: Path, size: int) -> bool:
     """No minified copies, no vendored node_modules, nothing of 200 KiB or more once rounded up
     (what `find -size -200k` keeps): bundles and dist builds are generated, not edited."""
-    return bool(JS.search(rel.name) and not MINIFIED.search(rel.name) and (size + 1023) // 1024 < 200
-                and "node_modules" not in rel.parts)
+    return bool(
+        JS.search(rel.name)
+        and not MINIFIED.search(rel.name)
+        and (size + 1023) // 1024 < 200
+        and "node_modules" not in rel.parts
+    )
 
 
 def release_history(root: Path, name: str, versions: list[str], keep=_is_js_source) -> Path | None:
@@ -118,9 +135,14 @@ def release_history(root: Path, name: str, versions: list[str], keep=_is_js_sour
             npm("pack", "--silent", f"{name}@{version}")
     if not all(a.is_file() for a in archives):
         return None
-    return commit_releases(root, name, [
-        (version, lambda root, archive=archive: extract_files(archive, root, keep))
-        for version, archive in zip(versions, archives)])
+    return commit_releases(
+        root,
+        name,
+        [
+            (version, lambda root, archive=archive: extract_files(archive, root, keep))
+            for version, archive in zip(versions, archives)
+        ],
+    )
 
 
 SMALL = {  # an ES class, a CommonJS constructor with prototype methods, `exports.x =` helpers
@@ -182,8 +204,13 @@ class NodeOracle:
 
     def __init__(self, name: str, script: Path, sources: re.Pattern) -> None:
         self.name, self.script, self.sources = name, script, sources
-        self.proc = subprocess.Popen(["node", str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env={**os.environ, "NODE_PATH": str(NODE_MODULES)})
+        self.proc = subprocess.Popen(
+            ["node", str(script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "NODE_PATH": str(NODE_MODULES)},
+        )
 
     def ask(self, **req) -> dict:
         self.proc.stdin.write(json.dumps(req) + "\n")

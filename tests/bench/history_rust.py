@@ -78,18 +78,28 @@ def _release_history(tmp: Path, name: str, src: str, versions: list[str]) -> Pat
 
     def own_source(rel: PurePosixPath, size: int) -> bool:
         # nothing of 200 KiB or more once rounded up (what `find -size -200k` keeps): generated
-        return bool(RS.search(rel.name) and str(rel).startswith(src + "/") and rel.name != "build.rs"
-                    and not NOT_SOURCE.intersection(rel.parts) and (size + 1023) // 1024 < 200)
+        return bool(
+            RS.search(rel.name)
+            and str(rel).startswith(src + "/")
+            and rel.name != "build.rs"
+            and not NOT_SOURCE.intersection(rel.parts)
+            and (size + 1023) // 1024 < 200
+        )
 
-    return commit_releases(tmp / name, name, [
-        (version, lambda root, archive=archive: extract_files(archive, root, own_source))
-        for version, archive in zip(versions, archives)])
+    return commit_releases(
+        tmp / name,
+        name,
+        [
+            (version, lambda root, archive=archive: extract_files(archive, root, own_source))
+            for version, archive in zip(versions, archives)
+        ],
+    )
 
 
 # pip prepares an sdist's metadata before it keeps the file, and maturin's metadata hook runs
 # `cargo metadata`, which needs crates.io: this stand-in for maturin's hook (no build isolation,
 # first on the path) reads the sdist's own PKG-INFO instead. Nothing is built.
-_MATURIN_STANDIN = '''
+_MATURIN_STANDIN = """
 import email, os
 
 def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
@@ -101,11 +111,12 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     with open(os.path.join(metadata_directory, name, "METADATA"), "wb") as f:
         f.write(raw)
     return name
-'''
+"""
 
 
 def _sdist(tmp: Path, name: str, version: str) -> Path | None:
     """The cached sdist, fetched by pip if need be (maturin-built packages only: see above)."""
+
     def cached() -> list[Path]:  # spelled as the sdist spells it: pydantic_core-2.0.0, rpds_py-0.10.0
         want = f"{name}-{version}.tar.gz".replace("-", "_").lower()
         return [p for p in SDISTS.glob("*.tar.gz") if p.name.replace("-", "_").lower() == want]
@@ -115,9 +126,26 @@ def _sdist(tmp: Path, name: str, version: str) -> Path | None:
         shim = tmp / "maturin-standin"
         shim.mkdir(exist_ok=True)
         (shim / "maturin.py").write_text(_MATURIN_STANDIN)
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "--no-build-isolation", "-d", str(SDISTS), f"{name}=={version}"],
-                       env={**os.environ, "PYTHONPATH": str(shim)}, capture_output=True, timeout=300, check=False)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--no-build-isolation",
+                "-d",
+                str(SDISTS),
+                f"{name}=={version}",
+            ],
+            env={**os.environ, "PYTHONPATH": str(shim)},
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
     found = cached()
     return found[0] if found else None
 

@@ -60,11 +60,18 @@ def run(small: bool = False) -> list[Table]:
     with workdir("history_ts") as tmp:
         if small:  # offline and dependency-free: judged only if a full run already installed typescript
             with _tsc() if shutil.which("node") and installed("typescript") else nullcontext() as oracle:
-                return [_replay("hand-written TS, moved, edited and reformatted (smoke)",
-                                _small_history(tmp / "small"), oracle)]
+                return [
+                    _replay(
+                        "hand-written TS, moved, edited and reformatted (smoke)", _small_history(tmp / "small"), oracle
+                    )
+                ]
         if not (shutil.which("node") and shutil.which("npm")):
-            return [_not_run("node and npm not found", "npm fetches the release tarballs and typescript, "
-                             "node runs the compiler's parser (ts_oracle.js)")]
+            return [
+                _not_run(
+                    "node and npm not found",
+                    "npm fetches the release tarballs and typescript, node runs the compiler's parser (ts_oracle.js)",
+                )
+            ]
         if not installed("typescript"):
             why = npm("install", "--prefix", str(NODE_MODULES.parent), "--no-audit", "--no-fund", TYPESCRIPT)
             if not installed("typescript"):
@@ -73,12 +80,19 @@ def run(small: bool = False) -> list[Table]:
         tables = []
         with _tsc() as oracle:
             for name, versions in RELEASES.items():
-                repo = release_history(tmp / name.replace("/", "-"), name, versions, _is_ts_source) \
-                    if not only or name in only else None
+                repo = (
+                    release_history(tmp / name.replace("/", "-"), name, versions, _is_ts_source)
+                    if not only or name in only
+                    else None
+                )
                 if repo is not None:
                     tables.append(_replay(f"{name} {versions[0]} .. {versions[-1]}", repo, oracle))
-        return tables or [_not_run("no release tarballs", f"`npm pack` fetched none into {NPM} "
-                                   f"(TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})")]
+        return tables or [
+            _not_run(
+                "no release tarballs",
+                f"`npm pack` fetched none into {NPM} (TETHER_BENCH_ONLY={','.join(sorted(only)) or 'unset'})",
+            )
+        ]
 
 
 def _not_run(why: str, detail: str) -> Table:
@@ -90,8 +104,12 @@ def _not_run(why: str, detail: str) -> Table:
 def _is_ts_source(rel: Path, size: int) -> bool:
     """The TS sources a package ships: no declarations, builds, vendored copies or tests, and nothing
     of 200 KiB or more once rounded up, as history_js."""
-    return bool(TS.search(rel.name) and not TEST_FILE.search(rel.name) and (size + 1023) // 1024 < 200
-                and not NOT_SOURCE.intersection(rel.parts[:-1]))
+    return bool(
+        TS.search(rel.name)
+        and not TEST_FILE.search(rel.name)
+        and (size + 1023) // 1024 < 200
+        and not NOT_SOURCE.intersection(rel.parts[:-1])
+    )
 
 
 SMALL = {  # a class with a field, accessors and an overloaded method; types; a namespace; an enum

@@ -1,4 +1,4 @@
-"""UserPromptSubmit (push-recall) hook latency, whole process, with 1,000 memories (DESIGN §8).
+"""UserPromptSubmit (push-recall) hook latency, whole process, with 1,000 memories.
 
 Runs the real hook script the way Claude Code does (hooks/hooks.json's command through `sh -c`,
 a JSON payload on stdin), in a steady state (memory index synced and trusted, code index warm),
@@ -33,10 +33,14 @@ stream chunk flush rotate fallback exception deadlock race leak rename permissio
 precision rounding locale timezone clock heap merge ratio regex glob archive compress checksum seed
 proxy certificate handshake redirect cookie session token""".split()
 UNRELATED = [
-    "add a dark mode toggle to the settings page", "write release notes for the next version",
-    "bump the copyright year in the license header", "why is the CI badge red on the landing page",
-    "rename the marketing site's hero banner", "set up a pre-commit config with black and ruff",
-    "translate the onboarding emails to German", "make the sidebar collapsible on mobile",
+    "add a dark mode toggle to the settings page",
+    "write release notes for the next version",
+    "bump the copyright year in the license header",
+    "why is the CI badge red on the landing page",
+    "rename the marketing site's hero banner",
+    "set up a pre-commit config with black and ruff",
+    "translate the onboarding emails to German",
+    "make the sidebar collapsible on mobile",
 ]
 
 
@@ -52,7 +56,9 @@ def hook_command() -> str:
 
 def real_python3() -> str:
     """The interpreter `python3` resolves to, behind any shim: what the launcher runs in."""
-    return subprocess.run(["python3", "-c", "import sys; print(sys.executable)"], capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["python3", "-c", "import sys; print(sys.executable)"], capture_output=True, text=True
+    ).stdout.strip()
 
 
 CPU: list[float] = []  # user+sys seconds of each timed run: steadier than wall time on a shared machine
@@ -76,8 +82,8 @@ def time_runs(argv: list[str], payloads: list[bytes], env: dict, cwd: Path) -> t
 
 def write_memories(root: Path, t, n: int, rng: random.Random) -> list:
     """`n` memory files anchored to real, uniquely named symbols of the corpus, written directly."""
-    from tether.memory import Anchor, Memory, dumps, now_iso, slug
-    from tether.text import words
+    from tether.recall.text import words
+    from tether.store.memory import Anchor, Memory, dumps, now_iso, slug
 
     rows = t.index.conn.execute(
         "SELECT s.path, s.qualname, s.hash, s.end_byte - s.start_byte, f.language FROM symbols s "
@@ -91,12 +97,23 @@ def write_memories(root: Path, t, n: int, rng: random.Random) -> list:
     for i in range(n):
         path, qualname, hash_, size, lang = rng.choice(rows)
         own = [w for w in words(qualname) if len(w) > 2] or ["code"]
-        body = (f"{qualname} " + " ".join(rng.choice(own + VOCAB) for _ in range(8)) + ". "
-                + " ".join(rng.choice(VOCAB) for _ in range(12)) + ".")
-        m = Memory(id=f"{i:08x}-0000-4000-8000-{rng.getrandbits(48):012x}", kind=rng.choice(KINDS),
-                   summary=body.split(". ")[0][:120], body=body,
-                   anchors=(Anchor("symbol", path, hash_, size, qualname, None, lang),),
-                   recorded_at=now, valid_from=now, verified_at=now)
+        body = (
+            f"{qualname} "
+            + " ".join(rng.choice(own + VOCAB) for _ in range(8))
+            + ". "
+            + " ".join(rng.choice(VOCAB) for _ in range(12))
+            + "."
+        )
+        m = Memory(
+            id=f"{i:08x}-0000-4000-8000-{rng.getrandbits(48):012x}",
+            kind=rng.choice(KINDS),
+            summary=body.split(". ")[0][:120],
+            body=body,
+            anchors=(Anchor("symbol", path, hash_, size, qualname, None, lang),),
+            recorded_at=now,
+            valid_from=now,
+            verified_at=now,
+        )
         (d / f"{slug(m.summary)}--{m.short_id}.md").write_bytes(dumps(m))
         out.append(m)
     return out
@@ -138,12 +155,24 @@ def run(small: bool = False) -> list[Table]:
         t.close()
         time.sleep(RACY_WAIT)  # let the memory dir's stamp age past the racy window, as in a real session
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TETHER_PUSH", "CLAUDE_"))}
-        env.update(CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(tmp / "data"), CLAUDE_PROJECT_DIR=str(root),
-                   TETHER_VENV=sys.prefix, TETHER_NO_AUTO_INSTALL="1")
+        env.update(
+            CLAUDE_PLUGIN_ROOT=str(ROOT),
+            CLAUDE_PLUGIN_DATA=str(tmp / "data"),
+            CLAUDE_PROJECT_DIR=str(root),
+            TETHER_VENV=sys.prefix,
+            TETHER_NO_AUTO_INSTALL="1",
+        )
 
         def prompt(text: str, session: str) -> bytes:
-            return json.dumps({"session_id": session, "transcript_path": "", "cwd": str(root),
-                               "hook_event_name": "UserPromptSubmit", "prompt": text}).encode()
+            return json.dumps(
+                {
+                    "session_id": session,
+                    "transcript_path": "",
+                    "cwd": str(root),
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": text,
+                }
+            ).encode()
 
         related = []
         for k in range(runs):
@@ -162,28 +191,50 @@ def run(small: bool = False) -> list[Table]:
         cpu50, cpu95 = percentiles(CPU)
         mixed = quiet_t + push_t
         p50, p95 = percentiles(mixed)
-        table.add(f"all prompts p50 / p95 ({len(mixed)} runs, as hooks.json runs it)", f"{ms(p50)} / {ms(p95)}",
-                  "p50 <= 60 ms, p95 <= 120 ms", p50 <= TARGET_P50 and p95 <= TARGET_P95)
+        table.add(
+            f"all prompts p50 / p95 ({len(mixed)} runs, as hooks.json runs it)",
+            f"{ms(p50)} / {ms(p95)}",
+            "p50 <= 60 ms, p95 <= 120 ms",
+            p50 <= TARGET_P50 and p95 <= TARGET_P95,
+        )
         q50, q95 = percentiles(quiet_t)
-        table.add(f"unrelated prompts (silence: {len(quiet_t) - quiet_pushes}/{len(quiet_t)}) p50 / p95",
-                  f"{ms(q50)} / {ms(q95)}")
+        table.add(
+            f"unrelated prompts (silence: {len(quiet_t) - quiet_pushes}/{len(quiet_t)}) p50 / p95",
+            f"{ms(q50)} / {ms(q95)}",
+        )
         r50, r95 = percentiles(push_t)
         table.add(f"related prompts (pushed: {pushes}/{len(push_t)}) p50 / p95", f"{ms(r50)} / {ms(r95)}")
         table.add("CPU time per hook process (user + sys) p50 / p95", f"{ms(cpu50)} / {ms(cpu95)}")
         d_t, _ = time_runs(direct, unrelated[: runs // 2] + related[: runs // 2], env, root)
         d50, d95 = percentiles(d_t)
-        table.add("same prompts, interpreter started directly (no shell, no PATH shim) p50 / p95", f"{ms(d50)} / {ms(d95)}")
+        table.add(
+            "same prompts, interpreter started directly (no shell, no PATH shim) p50 / p95", f"{ms(d50)} / {ms(d95)}"
+        )
         bare, _ = time_runs([real_python3(), "-S", "-c", "pass"], [b""] * runs, env, root)
         b50, b95 = percentiles(bare)
         table.add("floor: bare `python3 -S -c pass` p50 / p95", f"{ms(b50)} / {ms(b95)}")
-        table.data = {"all": (p50, p95), "quiet": (q50, q95), "push": (r50, r95), "direct": (d50, d95), "bare": (b50, b95), "cpu": (cpu50, cpu95),
-                      "pushes": pushes, "quiet_pushes": quiet_pushes, "memories": n_mem, "runs": runs}
+        table.data = {
+            "all": (p50, p95),
+            "quiet": (q50, q95),
+            "push": (r50, r95),
+            "direct": (d50, d95),
+            "bare": (b50, b95),
+            "cpu": (cpu50, cpu95),
+            "pushes": pushes,
+            "quiet_pushes": quiet_pushes,
+            "memories": n_mem,
+            "runs": runs,
+        }
     shim = shutil.which("python3") or "?"
-    table.notes.append(f"`python3` on PATH here is {shim} -> {real_python3()}; a shim (pyenv, asdf) adds its own "
-                       "start-up to every hook: the direct row shows the hook without it")
-    table.notes.append("steady state: memory index synced and older than the racy window, code index warm; the "
-                       "floor (TETHER_PUSH_FLOOR) is the calibrated default (push_floor); caches and state in "
-                       "the platform's user dirs, CLAUDE_PLUGIN_DATA set, as inside Claude Code")
+    table.notes.append(
+        f"`python3` on PATH here is {shim} -> {real_python3()}; a shim (pyenv, asdf) adds its own "
+        "start-up to every hook: the direct row shows the hook without it"
+    )
+    table.notes.append(
+        "steady state: memory index synced and older than the racy window, code index warm; the "
+        "floor (TETHER_PUSH_FLOOR) is the calibrated default (push_floor); caches and state in "
+        "the platform's user dirs, CLAUDE_PLUGIN_DATA set, as inside Claude Code"
+    )
     return [table]
 
 

@@ -5,7 +5,7 @@ Corpora: the base interpreter's stdlib `.py` files without site-packages and tes
 JavaScript, JSON, Markdown, C/C++ headers, shell). Each is copied into a temp git repository. "Cold" means a fresh tether cache; the OS page
 cache is warm for both sides, so the ratio compares CPU work, not disk reads.
 
-DESIGN §8 target: tether's cold index wall time (`CodeIndex.sweep()`, all cores) within 1.5x of
+Target: tether's cold index wall time (`CodeIndex.sweep()`, all cores) within 1.5x of
 `parser.parse(bytes)` over the same files on one core.
 """
 
@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tether import db
 from tether.anchor.extract import analysis_key, kind_of
 from tether.anchor.languages import language_for
-from tether.index import CodeIndex
+from tether.index import db
+from tether.index.code_index import CodeIndex
 
 from . import Table, git_commit_all, median_of, stdlib_dir, stdlib_files, timed, workdir
 
@@ -49,7 +49,9 @@ def parallel_capacity(workers: int, n: int) -> float:
 def run(small: bool = False) -> list[Table]:
     stdlib = stdlib_files(limit=40 if small else None)
     lib = stdlib_dir()
-    tables = [measure(f"Cold index: stdlib, {len(stdlib)} files", [(p, p.relative_to(lib).as_posix()) for p in stdlib], small)]
+    tables = [
+        measure(f"Cold index: stdlib, {len(stdlib)} files", [(p, p.relative_to(lib).as_posix()) for p in stdlib], small)
+    ]
     mixed = mixed_corpus(small)
     langs = sorted({kind_of(rel) or "?" for _, rel in mixed})
     tables.append(measure(f"Cold index: mixed languages ({', '.join(langs)}), {len(mixed)} files", mixed, small))
@@ -87,7 +89,7 @@ def mixed_corpus(small: bool) -> list[tuple[Path, str]]:
     take("scripts", scripts, bin_dir, rename=lambda rel: rel + ".sh")
     # npm vendors its dependencies under node_modules/, which tether never indexes: renamed, so
     # both sides of the comparison see the same files
-    from tether.repo import PRUNED_DIRS
+    from tether.index.listing import PRUNED_DIRS
 
     def unpruned(rel: str) -> str:
         parts = rel.split("/")
@@ -139,6 +141,7 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
             def go() -> None:
                 for parser, b in todo:
                     parser.parse(b)
+
             return go
 
         raw_parse = parse_each(jobs)
@@ -162,6 +165,7 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
                     conn.close()
                 for suffix in ("", "-wal", "-shm"):
                     path.with_name(path.name + suffix).unlink(missing_ok=True)
+
             return go
 
         # interleaved, so a neighbour's burst of load hits every measurement alike
@@ -170,10 +174,16 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
             cold(workers)()
         parse_all, both_all, one_all, distinct_all = [], [], [], []
         for _ in range(runs):
-            for fn, into in ((raw_parse, parse_all), (cold(workers), both_all), (cold(1), one_all),
-                             (raw_parse_distinct, distinct_all)):
+            for fn, into in (
+                (raw_parse, parse_all),
+                (cold(workers), both_all),
+                (cold(1), one_all),
+                (raw_parse_distinct, distinct_all),
+            ):
                 into.append(timed(fn))
-        parse_s, both_s, one_s, distinct_s = (statistics.median(x) for x in (parse_all, both_all, one_all, distinct_all))
+        parse_s, both_s, one_s, distinct_s = (
+            statistics.median(x) for x in (parse_all, both_all, one_all, distinct_all)
+        )
 
         # Re-sweep of an indexed, unchanged repository: what a check pays when it must follow an anchor.
         time.sleep(max(0.0, copied + 2.1 - time.monotonic()))  # younger rows are re-read (index.RACY_NS)
@@ -190,19 +200,44 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
     t.add("raw tree-sitter parse, 1 core", f"{parse_s:.2f} s (min {min(parse_all):.2f}; {size_mb / parse_s:.1f} MB/s)")
     t.add(f"tether cold index, {workers} workers (wall)", f"{both_s:.2f} s (min {min(both_all):.2f})")
     t.add("cold index throughput", f"{len(rels) / both_s:.0f} files/s, {size_mb / both_s:.2f} MB/s")
-    t.add(f"cold index / raw parse ({workers} workers vs 1 core)", f"{ratio:.2f}x", f"<= {TARGET_RATIO}x",
-          ratio <= TARGET_RATIO)
-    t.add("files that are copies of another (parsed once by the index, every time by the raw parse)",
-          f"{copies} files, {copies_mb:.1f} MB")
+    t.add(
+        f"cold index / raw parse ({workers} workers vs 1 core)",
+        f"{ratio:.2f}x",
+        f"<= {TARGET_RATIO}x",
+        ratio <= TARGET_RATIO,
+    )
+    t.add(
+        "files that are copies of another (parsed once by the index, every time by the raw parse)",
+        f"{copies} files, {copies_mb:.1f} MB",
+    )
     t.add("cold index / raw parse of distinct contents only", f"{both_s / distinct_s:.2f}x (raw {distinct_s:.2f} s)")
-    t.add("tether cold index, 1 worker (wall)", f"{one_s:.2f} s (min {min(one_all):.2f}; {one_s / parse_s:.2f}x raw parse)")
-    t.add(f"parallel speed-up ({workers} workers)", f"{one_s / both_s:.2f}x (machine gives {capacity:.2f}x "
-          "on pure CPU work right now)")
+    t.add(
+        "tether cold index, 1 worker (wall)",
+        f"{one_s:.2f} s (min {min(one_all):.2f}; {one_s / parse_s:.2f}x raw parse)",
+    )
+    t.add(
+        f"parallel speed-up ({workers} workers)",
+        f"{one_s / both_s:.2f}x (machine gives {capacity:.2f}x on pure CPU work right now)",
+    )
     t.add("re-sweep, nothing changed", f"{warm_s * 1000:.0f} ms")
-    t.notes.append(f"median (and fastest) of {runs} run(s) after {warmup} warm-up; shared {workers}-core machine, "
-                   "expect noise; the ratio uses medians")
+    t.notes.append(
+        f"median (and fastest) of {runs} run(s) after {warmup} warm-up; shared {workers}-core machine, "
+        "expect noise; the ratio uses medians"
+    )
     t.notes.append("page cache warm; stdlib without site-packages and test dirs")
-    t.data = {"files": len(rels), "mb": size_mb, "symbols": symbols, "workers": workers,
-              "raw_parse_s": parse_all, "cold_s": both_all, "cold_1worker_s": one_all, "resweep_s": warm_all, "capacity": capacity,
-              "ratio": ratio, "copies": copies, "copies_mb": copies_mb, "raw_parse_distinct_s": distinct_all}
+    t.data = {
+        "files": len(rels),
+        "mb": size_mb,
+        "symbols": symbols,
+        "workers": workers,
+        "raw_parse_s": parse_all,
+        "cold_s": both_all,
+        "cold_1worker_s": one_all,
+        "resweep_s": warm_all,
+        "capacity": capacity,
+        "ratio": ratio,
+        "copies": copies,
+        "copies_mb": copies_mb,
+        "raw_parse_distinct_s": distinct_all,
+    }
     return t

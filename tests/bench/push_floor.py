@@ -33,8 +33,8 @@ MARGIN = 1.10
 def score_all(root: Path, ids: dict[str, str], prompts: list[str]) -> list[tuple[str | None, float]]:
     """The top candidate (memory key) and its push score, per prompt; 0 unless it beats the
     runner-up by push.DOMINANCE (the hook pushes only a clear winner)."""
-    from tether.hooks.push import DOMINANCE, runner_up
-    from tether.hooks.scoring import PushIndex
+    from tether.surfaces.hooks.push import DOMINANCE, runner_up
+    from tether.surfaces.hooks.scoring import PushIndex
 
     ix = PushIndex(root)
     try:
@@ -74,7 +74,7 @@ def choose(related, expect, unrelated) -> float:
 
 
 def run(small: bool = False) -> list[Table]:
-    from tether.hooks.scoring import DEFAULT_FLOOR
+    from tether.surfaces.hooks.scoring import DEFAULT_FLOOR
 
     doc = load(small)
     unrelated_prompts = orjson.loads(PROMPTS.read_bytes())["unrelated"]
@@ -91,21 +91,32 @@ def run(small: bool = False) -> list[Table]:
     fit = (related[0::2], expect[0::2], unrelated[0::2])
     held = (related[1::2], expect[1::2], unrelated[1::2])
     chosen = choose(*fit)
-    table = Table(f"Push-recall floor ({len(tasks)} related prompts, {len(unrelated_prompts)} unrelated, "
-                  f"{len(doc['memories'])} memories)")
+    table = Table(
+        f"Push-recall floor ({len(tasks)} related prompts, {len(unrelated_prompts)} unrelated, "
+        f"{len(doc['memories'])} memories)"
+    )
     table.add("chosen floor (calibration half, +10% margin)", f"{chosen:g}")
     table.add("floor in use (DEFAULT_FLOOR)", f"{DEFAULT_FLOOR:g}")
     for label, sample in (("held-out half", held), ("all prompts", tuple(a + b for a, b in zip(fit, held)))):
         o = outcome(*sample, DEFAULT_FLOOR)
-        table.add(f"{label}: pushes that are the right memory", f"{o['precision']:.1%} ({o['right']}/{o['pushes']})",
-                  ">= 90%", o["precision"] >= PRECISION)
-        table.add(f"{label}: unrelated prompts pushed", f"{o['unrelated_pushes']}/{len(sample[2])}",
-                  "<= 1 in 40", o["unrelated_rate"] <= UNRELATED_RATE)
+        table.add(
+            f"{label}: pushes that are the right memory",
+            f"{o['precision']:.1%} ({o['right']}/{o['pushes']})",
+            ">= 90%",
+            o["precision"] >= PRECISION,
+        )
+        table.add(
+            f"{label}: unrelated prompts pushed",
+            f"{o['unrelated_pushes']}/{len(sample[2])}",
+            "<= 1 in 40",
+            o["unrelated_rate"] <= UNRELATED_RATE,
+        )
         table.add(f"{label}: related prompts that get their memory", f"{o['recall']:.1%}")
     top_unrelated = sorted((s for _, s in unrelated), reverse=True)[:3]
     table.notes.append("highest unrelated scores: " + ", ".join(f"{s:.2f}" for s in top_unrelated))
-    table.notes.append("a missed push costs nothing (the agent can recall); a wrong one costs attention: "
-                       "the floor favours silence")
+    table.notes.append(
+        "a missed push costs nothing (the agent can recall); a wrong one costs attention: the floor favours silence"
+    )
     table.data = {"chosen": chosen, "floor": DEFAULT_FLOOR, "related": related, "unrelated": unrelated}
     return [table]
 

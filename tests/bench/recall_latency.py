@@ -44,8 +44,8 @@ def sentences(root: Path) -> list[str]:
 def write_memories(root: Path, t, n: int, start: int, rng: random.Random, prose: list[str]) -> list:
     """`n` memory files anchored to random indexed symbols, written directly (no fsync per file),
     with the anchored code kept as remember() keeps it (for diffs)."""
-    from tether.db import transaction
-    from tether.memory import Anchor, Memory, dumps, now_iso, slug
+    from tether.index.db import transaction
+    from tether.store.memory import Anchor, Memory, dumps, now_iso, slug
 
     rows = t.index.conn.execute(
         "SELECT s.path, s.qualname, s.hash, s.end_byte - s.start_byte, f.language FROM symbols s JOIN files f ON f.path = s.path "
@@ -60,17 +60,24 @@ def write_memories(root: Path, t, n: int, start: int, rng: random.Random, prose:
     for i in range(start, start + n):
         path, qualname, hash_, size, lang = rng.choice(rows)
         body = f"{qualname}: {rng.choice(prose)} {rng.choice(prose)}"
-        m = Memory(id=f"{i:08x}-0000-4000-8000-{rng.getrandbits(48):012x}", kind=rng.choice(KINDS),
-                   summary=body.split(". ")[0][:120], body=body,
-                   anchors=(Anchor("symbol", path, hash_, size, qualname, None, lang),),
-                   recorded_at=now, valid_from=now, verified_at=now)
+        m = Memory(
+            id=f"{i:08x}-0000-4000-8000-{rng.getrandbits(48):012x}",
+            kind=rng.choice(KINDS),
+            summary=body.split(". ")[0][:120],
+            body=body,
+            anchors=(Anchor("symbol", path, hash_, size, qualname, None, lang),),
+            recorded_at=now,
+            valid_from=now,
+            verified_at=now,
+        )
         (d / f"{slug(m.summary)}--{m.short_id}.md").write_bytes(dumps(m))
         out.append(m)
     with transaction(t.index.conn):
         for m in out:
             a = m.anchors[0]
-            row = t.index.conn.execute("SELECT start_byte, end_byte FROM symbols WHERE path=? AND qualname=?",
-                                       (a.path, a.symbol)).fetchone()
+            row = t.index.conn.execute(
+                "SELECT start_byte, end_byte FROM symbols WHERE path=? AND qualname=?", (a.path, a.symbol)
+            ).fetchone()
             t.index.keep_snippet(a.hash, t.index.read_text(a.path, row[0], row[1]) or "")
     return out
 
@@ -92,7 +99,7 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 
 
 def measure(t, qs: list[tuple[str, list[str]]]) -> dict[str, tuple[float, float]]:
-    from tether.recall import recall
+    from tether.recall.answer import recall
 
     for task, files in qs[:20]:  # warm the code index rows and the page cache
         recall(t, task, files)
@@ -113,8 +120,11 @@ async def mcp_round_trip(root: Path, task: str, runs: int = 30) -> tuple[float, 
     from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "--root", str(root), "mcp"],
-                                   env={"TETHER_HOME": os.environ["TETHER_HOME"]})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tether", "--root", str(root), "mcp"],
+        env={"TETHER_HOME": os.environ["TETHER_HOME"]},
+    )
     with open(os.devnull, "w") as devnull:
         async with Client(stdio_client(params, errlog=devnull)) as client:
             for _ in range(3):
@@ -158,12 +168,16 @@ def run(small: bool = False) -> list[Table]:
             table.data[str(size)] = {"recall": got["recall"], "search": got["search"], "cold_sync": cold}
             if mcp is None:
                 mcp = asyncio.run(mcp_round_trip(root, queries(memories, rng, 1)[0][0], 10 if small else 30))
-                table.add(f"MCP round trip, one recall over stdio ({size:,} memories) p50 / p95",
-                          f"{ms(mcp[0])} / {ms(mcp[1])}")
+                table.add(
+                    f"MCP round trip, one recall over stdio ({size:,} memories) p50 / p95",
+                    f"{ms(mcp[0])} / {ms(mcp[1])}",
+                )
                 table.data["mcp"] = mcp
         t.close()
-    table.notes.append("recall = search + re-resolving every returned anchor + budget packing; search = the keyword "
-                       "ranking a prompt hook would call (MemoryIndex.search)")
+    table.notes.append(
+        "recall = search + re-resolving every returned anchor + budget packing; search = the keyword "
+        "ranking a prompt hook would call (MemoryIndex.search)"
+    )
     return [table]
 
 

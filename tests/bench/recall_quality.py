@@ -57,7 +57,7 @@ def build_store(root: Path, memories: list[dict]):
 
 
 def evaluate(t, ids: dict[str, str], tasks: list[dict], with_files: bool) -> dict:
-    from tether.recall import recall
+    from tether.recall.answer import recall
 
     hit1 = hit3 = 0
     tokens, sizes = [], []
@@ -69,8 +69,13 @@ def evaluate(t, ids: dict[str, str], tasks: list[dict], with_files: bool) -> dic
         tokens.append(math.ceil(len(orjson.dumps(env)) / 4))
         sizes.append(len(got))
     n = len(tasks)
-    return {"hit1": hit1 / n, "hit3": hit3 / n, "tokens": statistics.mean(tokens), "items": statistics.mean(sizes),
-            "tokens_p95": sorted(tokens)[int(0.95 * (n - 1))]}
+    return {
+        "hit1": hit1 / n,
+        "hit3": hit3 / n,
+        "tokens": statistics.mean(tokens),
+        "items": statistics.mean(sizes),
+        "tokens_p95": sorted(tokens)[int(0.95 * (n - 1))],
+    }
 
 
 def baseline(memories: list[dict], tasks: list[dict], with_files: bool) -> dict:
@@ -86,14 +91,23 @@ def baseline(memories: list[dict], tasks: list[dict], with_files: bool) -> dict:
         words = re.findall(r"\w+", task["task"])
         if not words:
             continue
-        rows = db.execute("SELECT rowid, -bm25(m) FROM m WHERE m MATCH ?", (" OR ".join(f'"{w}"' for w in words),)).fetchall()
+        rows = db.execute(
+            "SELECT rowid, -bm25(m) FROM m WHERE m MATCH ?", (" OR ".join(f'"{w}"' for w in words),)
+        ).fetchall()
         files = set(task["files"]) if with_files else set()
         ranked = sorted(rows, key=lambda r: -r[1] * (2.0 if memories[r[0]]["anchor"].split("::")[0] in files else 1.0))
         got = [memories[r[0]]["key"] for r in ranked[:BASELINE_TOP]]
         hit1 += bool(got) and got[0] == task["expect"]
         hit3 += task["expect"] in got[:3]
-        answer = [{"id": "00000000-0000-0000-0000-000000000000", "kind": memories[r[0]]["kind"],
-                   "body": memories[r[0]]["body"], "anchor": memories[r[0]]["anchor"]} for r in ranked[:BASELINE_TOP]]
+        answer = [
+            {
+                "id": "00000000-0000-0000-0000-000000000000",
+                "kind": memories[r[0]]["kind"],
+                "body": memories[r[0]]["body"],
+                "anchor": memories[r[0]]["anchor"],
+            }
+            for r in ranked[:BASELINE_TOP]
+        ]
         tokens.append(math.ceil(len(orjson.dumps(answer)) / 4))
     n = len(tasks)
     return {"hit1": hit1 / n, "hit3": hit3 / n, "tokens": statistics.mean(tokens)}
@@ -121,20 +135,34 @@ def run(small: bool = False) -> list[Table]:
     table.add("hit@3, no files in play", pct(none["hit3"]), ">= 90%", none["hit3"] >= 0.90)
     table.add("hit@3, files in play", pct(files["hit3"]), ">= 98%", files["hit3"] >= 0.98)
     table.add("hit@1, no files / files", f"{pct(none['hit1'])} / {pct(files['hit1'])}")
-    table.add("mean tokens per answer, no files / files", f"{none['tokens']:.0f} / {files['tokens']:.0f}", "<= 400",
-              max(none["tokens"], files["tokens"]) <= 400)
+    table.add(
+        "mean tokens per answer, no files / files",
+        f"{none['tokens']:.0f} / {files['tokens']:.0f}",
+        "<= 400",
+        max(none["tokens"], files["tokens"]) <= 400,
+    )
     table.add("p95 tokens per answer, no files / files", f"{none['tokens_p95']} / {files['tokens_p95']}")
     table.add("mean memories per answer, no files / files", f"{none['items']:.2f} / {files['items']:.2f}")
     table.add(f"hit@3, no files, {len(plain)} tasks naming no identifier of the anchor", pct(plain_none["hit3"]))
-    table.add("baseline BM25 + file boost: hit@1 / hit@3, no files",
-              f"{pct(base_none['hit1'])} / {pct(base_none['hit3'])}")
-    table.add("baseline BM25 + file boost: hit@1 / hit@3, files",
-              f"{pct(base_files['hit1'])} / {pct(base_files['hit3'])}")
+    table.add(
+        "baseline BM25 + file boost: hit@1 / hit@3, no files", f"{pct(base_none['hit1'])} / {pct(base_none['hit3'])}"
+    )
+    table.add(
+        "baseline BM25 + file boost: hit@1 / hit@3, files", f"{pct(base_files['hit1'])} / {pct(base_files['hit3'])}"
+    )
     table.add(f"baseline tokens per answer (top {BASELINE_TOP})", f"{base_none['tokens']:.0f}")
     table.notes.append("tokens = ceil(characters / 4) of the compact JSON envelope returned, meta included")
     table.notes.append(f"{len(plain)} of {len(tasks)} tasks name neither the anchored symbol nor its file")
-    table.data = {"none": none, "files": files, "plain_none": plain_none, "baseline_none": base_none,
-                  "baseline_files": base_files, "tasks": len(tasks), "memories": len(memories), "plain_tasks": len(plain)}
+    table.data = {
+        "none": none,
+        "files": files,
+        "plain_none": plain_none,
+        "baseline_none": base_none,
+        "baseline_files": base_files,
+        "tasks": len(tasks),
+        "memories": len(memories),
+        "plain_tasks": len(plain),
+    }
     return [table]
 
 

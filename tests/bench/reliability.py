@@ -1,6 +1,6 @@
 """Reliability figures for the README: concurrent writers, SIGKILLed writers, hostile input, secrets.
 
-The same scenarios as tests/test_concurrency.py, test_crash.py and test_hostile.py (shared code in
+The same scenarios as tests/store/test_concurrency.py, test_crash.py and tests/surfaces/cli/test_hostile.py (shared code in
 tests/stress.py), run once at full size and reported as counts: what was written, what was lost,
 what crashed. Counts, not timings, are the point; wall times are informational.
 
@@ -47,7 +47,7 @@ def _concurrency(tmp: Path, small: bool) -> Table:
     make_repo(root, writers, per)
     out = run_writers(root, writers, per)
     files = sorted((root / ".tether" / "memories").glob("*.md"))
-    from tether import memory
+    from tether.store import memory
 
     parsed = 0
     for p in files:
@@ -78,8 +78,10 @@ def _concurrency(tmp: Path, small: bool) -> Table:
     won, conflicts = _race(root.parent / "race", "supersede", racers)
     t.add(f"{racers} processes superseding one memory at once: successors", *_count(won, 1))
     t.add("... refused as `conflict`", *_count(conflicts, racers - 1))
-    t.notes.append("Writers are library driver processes (tests/stress.py), one Tether each, like MCP servers; "
-                   "`check`, `index` and `recall` run through the real CLI.")
+    t.notes.append(
+        "Writers are library driver processes (tests/stress.py), one Tether each, like MCP servers; "
+        "`check`, `index` and `recall` run through the real CLI."
+    )
     return t
 
 
@@ -100,7 +102,7 @@ def _crashes(tmp: Path, small: bool) -> Table:
     root = tmp / "crash"
     make_repo(root, 2, 20)
     out = run_crashes(root, rounds, seed=7)
-    from tether.paths import cache_dir
+    from tether.files.paths import cache_dir
     from tether.service import Tether
 
     tt = Tether(root)
@@ -110,25 +112,38 @@ def _crashes(tmp: Path, small: bool) -> Table:
     rebuilt = {i["id"] for i in _json(cli(root, "check", "--json"))["data"]}
 
     t = Table(f"Reliability: a writer SIGKILLed {rounds} times")
-    t.add("rounds: parent's SIGKILL after a random 0-1.5 s / the driver's own right before an os.replace",
-          f"{out.external} / {out.targeted}")
+    t.add(
+        "rounds: parent's SIGKILL after a random 0-1.5 s / the driver's own right before an os.replace",
+        f"{out.external} / {out.targeted}",
+    )
     landed = ", ".join(f"{op} {n}" for op, n in sorted(out.in_flight.items(), key=lambda x: -x[1]))
     t.add("operation in flight when the kill landed", landed or "none")
-    t.add("operations completed (acknowledged) across the rounds", ", ".join(f"{op} {n}" for op, n in sorted(out.acked.items())))
+    t.add(
+        "operations completed (acknowledged) across the rounds",
+        ", ".join(f"{op} {n}" for op, n in sorted(out.acked.items())),
+    )
     lost = [v for v in out.violations if "missing" in v or "did not hold" in v]
     t.add("acknowledged writes lost (memory missing, close undone)", *_count(len(lost), 0))
     corrupt = [v for v in out.violations if "corrupt" in v]
     t.add("partial or corrupt memory files (every `.md` parses)", *_count(len(corrupt), 0))
     t.add("temp files left by kills (dot-named, never read as memories)", f"{out.temp_files}")
-    t.add("supersedes cut between writing the new memory and closing the old one",
-          f"{len(out.interrupted)}, all read as closed")
+    t.add(
+        "supersedes cut between writing the new memory and closing the old one",
+        f"{len(out.interrupted)}, all read as closed",
+    )
     other = [v for v in out.violations if v not in lost and v not in corrupt]
     t.add("rounds where check, the search index and the store disagreed or the cache failed", *_count(len(other), 0))
-    t.add("cache deleted and rebuilt: `check` lists the same memories", "yes" if rebuilt == live else "**no**",
-          "yes", rebuilt == live)
+    t.add(
+        "cache deleted and rebuilt: `check` lists the same memories",
+        "yes" if rebuilt == live else "**no**",
+        "yes",
+        rebuilt == live,
+    )
     t.add("wall time", f"{out.seconds:.0f} s")
-    t.notes.append("Verified after every round (tests/stress.py `verify`): every acknowledged id present and "
-                   "parsing, acknowledged closes closed, `check` and the search index agree with the store.")
+    t.notes.append(
+        "Verified after every round (tests/stress.py `verify`): every acknowledged id present and "
+        "parsing, acknowledged closes closed, `check` and the search index agree with the store."
+    )
     return t
 
 
@@ -145,26 +160,54 @@ def _hostile(tmp: Path, small: bool) -> Table:
     for rel, text in nested_files().items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    probe = ("import resource, runpy, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
-             "try:\n    runpy.run_module('tether', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+    probe = (
+        "import resource, runpy, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
+        "try:\n    runpy.run_module('tether', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
+    )
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", probe, str(root)], capture_output=True, text=True, timeout=900,
-                          check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, str(root)], capture_output=True, text=True, timeout=900, check=False
+    )
     took = time.perf_counter() - started
     peak = int(proc.stderr.strip().splitlines()[-1]) / 1024
     ok = proc.returncode == 0 and "Traceback" not in proc.stderr
-    t.add(f"index a {size // MB} MB file + {len(nested_files())} deeply nested files (5,000 levels; YAML 300): "
-          "crashes", *_count(0 if ok else 1, 0))
+    t.add(
+        f"index a {size // MB} MB file + {len(nested_files())} deeply nested files (5,000 levels; YAML 300): crashes",
+        *_count(0 if ok else 1, 0),
+    )
     t.add("... peak memory / wall time", f"{peak:.0f} MB / {took:.1f} s")
     refused = orjson.loads(cli(root, "remember", "x", "--anchor", "huge.py::head", "--json").stdout)
-    t.add("symbol anchor on the huge file", refused.get("error", {}).get("code", "accepted"), "file_too_large",
-          refused.get("error", {}).get("code") == "file_too_large")
-    body = subprocess.run([sys.executable, "-m", "tether", "--root", str(root), "remember", "-", "--anchor",
-                           "src/mod0.py::fn_0_0", "--json"], input=b"x" * MB, capture_output=True, check=False)
+    t.add(
+        "symbol anchor on the huge file",
+        refused.get("error", {}).get("code", "accepted"),
+        "file_too_large",
+        refused.get("error", {}).get("code") == "file_too_large",
+    )
+    body = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tether",
+            "--root",
+            str(root),
+            "remember",
+            "-",
+            "--anchor",
+            "src/mod0.py::fn_0_0",
+            "--json",
+        ],
+        input=b"x" * MB,
+        capture_output=True,
+        check=False,
+    )
     err = orjson.loads(body.stdout).get("error", {})
-    t.add("1 MB memory body", f"`{err.get('code')}`, limit {err.get('limit')} characters", "refused",
-          err.get("code") == "invalid_input")
+    t.add(
+        "1 MB memory body",
+        f"`{err.get('code')}`, limit {err.get('limit')} characters",
+        "refused",
+        err.get("code") == "invalid_input",
+    )
 
     n, gone = (2_000, 400) if small else (50_000, 10_000)
     swept, count, secs = _vanishing(tmp / "many", n, gone)
@@ -173,10 +216,13 @@ def _hostile(tmp: Path, small: bool) -> Table:
     t.add("... cold sweep wall time", f"{secs:.0f} s")
 
     from tests.test_secrets import NON_SECRETS, SECRETS
-    from tether.secrets import scan
+    from tether.store.secrets import scan
 
     caught = sum(1 for _, text, _ in SECRETS if scan(text))
-    t.add(f"secret gate: generated secrets refused ({len({r for r, _, _ in SECRETS})} rules)", *_count(caught, len(SECRETS)))
+    t.add(
+        f"secret gate: generated secrets refused ({len({r for r, _, _ in SECRETS})} rules)",
+        *_count(caught, len(SECRETS)),
+    )
     false = sum(1 for text in NON_SECRETS if scan(text))
     t.add(f"secret gate: false positives on {len(NON_SECRETS)} realistic non-secrets", *_count(false, 0))
     return t
@@ -198,8 +244,11 @@ def _vanishing(root: Path, n: int, gone: int) -> tuple[int, int, float]:
             time.sleep(0.002)
 
     started = time.perf_counter()
-    sweep = subprocess.Popen([sys.executable, "-m", "tether", "--root", str(root), "index", "--json"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sweep = subprocess.Popen(
+        [sys.executable, "-m", "tether", "--root", str(root), "index", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     time.sleep(0.5)
     th = threading.Thread(target=delete)
     th.start()
@@ -208,4 +257,3 @@ def _vanishing(root: Path, n: int, gone: int) -> tuple[int, int, float]:
     th.join()
     count = _json(cli(root, "index", "--json"))["data"]["files"]
     return sweep.returncode, count, secs
-

@@ -62,7 +62,9 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
         pair = f"{a[:8]}..{b[:8]}"
         checkout(a)
         shutil.rmtree(repo / ".tether", ignore_errors=True)
-        changed = sorted(p for p in git(repo, "diff", "--name-only", "--no-renames", a, b).splitlines() if plan.files.search(p))
+        changed = sorted(
+            p for p in git(repo, "diff", "--name-only", "--no-renames", a, b).splitlines() if plan.files.search(p)
+        )
         rng.shuffle(changed)  # spread the cap over the project, not over its first directory
         t = Tether(repo)
         anchored: dict[str, tuple[str, str | None]] = {}
@@ -71,15 +73,20 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
             if not path.is_file() or len(anchored) >= plan.per_pair:
                 continue
             syms = [s for s in analyze(rel, path.read_bytes()).symbols if s.kind in plan.kinds]
-            fps = oracle.fingerprints(path, [(s.qualname.rsplit(".", 1)[-1], s.start_line, s.end_line) for s in syms]) \
-                if oracle else [None] * len(syms)
+            fps = (
+                oracle.fingerprints(path, [(s.qualname.rsplit(".", 1)[-1], s.start_line, s.end_line) for s in syms])
+                if oracle
+                else [None] * len(syms)
+            )
             in_file = 0
             for s, fp in zip(syms, fps):
                 if len(anchored) >= plan.per_pair or in_file >= plan.per_file:
                     break
                 if oracle and fp is None:  # the oracle sees no such definition there: nothing to judge against
                     tally["not located by the oracle at anchoring"] += 1
-                    unlocated.append(f"left out: {rel}::{s.qualname} ({s.kind}, lines {s.start_line}-{s.end_line}, {pair})")
+                    unlocated.append(
+                        f"left out: {rel}::{s.qualname} ({s.kind}, lines {s.start_line}-{s.end_line}, {pair})"
+                    )
                     continue
                 spec = f"{rel}::{s.qualname}" + (f"@{s.discriminator}" if s.discriminator else "")
                 m = t.remember(f"Replay note {len(anchored)}.", [spec], force=True)
@@ -92,12 +99,15 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
         everywhere = None
         for v in t.check().verdicts:
             spec, fp = anchored[v.memory.id]
-            (anchor, r), = v.anchors
+            ((anchor, r),) = v.anchors
             tally["memories"] += 1
             where = repo / (r.path or anchor.path)
             name = (r.symbol or anchor.symbol or "").rsplit(".", 1)[-1]
-            now = oracle.fingerprints(where, [(name, r.start_line, r.end_line)])[0] \
-                if oracle and where.is_file() and r.start_line else None
+            now = (
+                oracle.fingerprints(where, [(name, r.start_line, r.end_line)])[0]
+                if oracle and where.is_file() and r.start_line
+                else None
+            )
             if v.status == "active":
                 tally["active, followed" if r.followed else "active, in place"] += 1
                 if oracle and now != fp:  # finding nothing there counts too: the claim is unverified
@@ -106,8 +116,10 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
                     wrong.append(f"false fresh: {spec} -> {r.path}::{r.symbol}, {how} ({pair})")
                 elif oracle and r.followed and r.symbol != anchor.symbol and _still_named(t, repo, oracle, anchor, fp):
                     tally["WRONG FOLLOW"] += 1  # a twin's identical body: right code, wrong place
-                    wrong.append(f"wrong follow: {spec} -> {r.path}::{r.symbol}, while {said} finds the "
-                                 f"anchored code under its own name ({pair})")
+                    wrong.append(
+                        f"wrong follow: {spec} -> {r.path}::{r.symbol}, while {said} finds the "
+                        f"anchored code under its own name ({pair})"
+                    )
             elif v.status == "stale":
                 tally[f"stale, {r.reason}"] += 1
                 if oracle is not None and now == fp:
@@ -119,8 +131,10 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
                     everywhere = oracle.everywhere(repo) if everywhere is None else everywhere
                     if everywhere[fp] == 1:
                         tally["deleted, one identical definition elsewhere"] += 1
-                        odd.append(f"missed follow: {spec} {v.status} {r.reason}, one {said}-identical "
-                                   f"definition {fp[:12]} exists ({pair})")
+                        odd.append(
+                            f"missed follow: {spec} {v.status} {r.reason}, one {said}-identical "
+                            f"definition {fp[:12]} exists ({pair})"
+                        )
         t.close()
 
         checkout(a)
@@ -135,21 +149,41 @@ def replay(title: str, repo: Path, oracle: Oracle | None, plan: Plan) -> Table:
         return str(tally[key]) if oracle else "not judged"
 
     table = Table(f"{title}, {len(revs)} commits")
-    table.add(f"memories anchored ({', '.join(plan.kinds)} of the files each commit changed, at most "
-              f"{plan.per_pair} a commit, {plan.per_file} a file)", f"{tally['memories']:,}")
+    table.add(
+        f"memories anchored ({', '.join(plan.kinds)} of the files each commit changed, at most "
+        f"{plan.per_pair} a commit, {plan.per_file} a file)",
+        f"{tally['memories']:,}",
+    )
     if oracle:
-        table.add(f"left out: a symbol {said} finds no definition of at its lines",
-                  f"{tally['not located by the oracle at anchoring']:,}")
+        table.add(
+            f"left out: a symbol {said} finds no definition of at its lines",
+            f"{tally['not located by the oracle at anchoring']:,}",
+        )
     for key in sorted(k for k in tally if k.startswith(("active", "stale", "invalidated"))):
         table.add(key, f"{tally[key]:,}")
-    table.add(f"false fresh (active, but {said} says the code differs)", judged("FALSE FRESH"), "0",
-              tally["FALSE FRESH"] == 0 if oracle else None)
-    table.add("followed to another name while the anchored code still stands under its own (wrong follow)",
-              judged("WRONG FOLLOW"), "0", tally["WRONG FOLLOW"] == 0 if oracle else None)
-    table.add("not healed on checking the older commit out again", str(tally["HEAL FAILED"]), "0", tally["HEAL FAILED"] == 0)
-    table.add(f"stale, though {said} calls the code unchanged (a cosmetic edit tether counts)", judged("oracle equal, yet stale"))
-    table.add(f"deleted, though one {said}-identical definition exists (missed follow)",
-              judged("deleted, one identical definition elsewhere"))
+    table.add(
+        f"false fresh (active, but {said} says the code differs)",
+        judged("FALSE FRESH"),
+        "0",
+        tally["FALSE FRESH"] == 0 if oracle else None,
+    )
+    table.add(
+        "followed to another name while the anchored code still stands under its own (wrong follow)",
+        judged("WRONG FOLLOW"),
+        "0",
+        tally["WRONG FOLLOW"] == 0 if oracle else None,
+    )
+    table.add(
+        "not healed on checking the older commit out again", str(tally["HEAL FAILED"]), "0", tally["HEAL FAILED"] == 0
+    )
+    table.add(
+        f"stale, though {said} calls the code unchanged (a cosmetic edit tether counts)",
+        judged("oracle equal, yet stale"),
+    )
+    table.add(
+        f"deleted, though one {said}-identical definition exists (missed follow)",
+        judged("deleted, one identical definition elsewhere"),
+    )
     if oracle is None:
         table.notes.append("no oracle here: verdicts counted, not judged")
     table.notes += (wrong + odd + unlocated)[:20]

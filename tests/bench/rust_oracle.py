@@ -65,8 +65,24 @@ _KEYWORDS = frozenset(
 _QUALIFIERS = frozenset({"default", "async", "unsafe", "auto", "safe"})  # before an item keyword
 _NAMED = frozenset({"fn", "struct", "enum", "union", "trait", "type", "mod", "const", "static"})
 _AFTER_ITEM = frozenset({";", "{", "}", "]"})  # an item can start after these (`]`: an attribute's end)
-_HINTS = frozenset({"inline", "cold", "optimize", "allow", "warn", "deny", "forbid", "expect", "must_use",
-                    "deprecated", "doc", "coverage", "no_coverage", "rustfmt::skip"})
+_HINTS = frozenset(
+    {
+        "inline",
+        "cold",
+        "optimize",
+        "allow",
+        "warn",
+        "deny",
+        "forbid",
+        "expect",
+        "must_use",
+        "deprecated",
+        "doc",
+        "coverage",
+        "no_coverage",
+        "rustfmt::skip",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -164,8 +180,13 @@ def definitions(toks: list[Token]) -> list[Definition]:
 
 
 def _is_macro_call(toks: list[Token], i: int) -> bool:
-    return (toks[i].kind == "ident" and toks[i].text not in _KEYWORDS and i + 2 < len(toks)
-            and toks[i + 1].text == "!" and toks[i + 2].text in _OPEN)
+    return (
+        toks[i].kind == "ident"
+        and toks[i].text not in _KEYWORDS
+        and i + 2 < len(toks)
+        and toks[i + 1].text == "!"
+        and toks[i + 2].text in _OPEN
+    )
 
 
 def _item(toks: list[Token], close: dict[int, int], i: int) -> tuple[Definition, int] | None:
@@ -181,7 +202,7 @@ def _item(toks: list[Token], close: dict[int, int], i: int) -> tuple[Definition,
     j = i
     attributes = []
     while text(j) == "#" and text(j + 1) == "[":  # outer attributes
-        attribute = [t.text for t in toks[j:close[j + 1] + 1]]
+        attribute = [t.text for t in toks[j : close[j + 1] + 1]]
         if not _is_hint(attribute[2:-1]):
             attributes.append(attribute)
         j = close[j + 1] + 1
@@ -220,8 +241,10 @@ def _item(toks: list[Token], close: dict[int, int], i: int) -> tuple[Definition,
     else:
         return None
     cosmetic = set() if kw == "macro_rules" else _trailing_commas(toks, close, start, end)
-    words = [t.text if k != name_at else "_" for k, t in enumerate(toks[start:end + 1], start) if k not in cosmetic]
-    return Definition(toks[name_at].text, toks[start].line, toks[end].end_line, end + 1 - start, attributes, words), resume
+    words = [t.text if k != name_at else "_" for k, t in enumerate(toks[start : end + 1], start) if k not in cosmetic]
+    return Definition(
+        toks[name_at].text, toks[start].line, toks[end].end_line, end + 1 - start, attributes, words
+    ), resume
 
 
 def _trailing_commas(toks: list[Token], close: dict[int, int], start: int, end: int) -> set[int]:

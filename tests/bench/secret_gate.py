@@ -8,7 +8,7 @@ it the other way); rows "(peers' labels, no relabels)" undo those. Cases a memor
 reasonably label the other way carry a `disputed` reason; rows "(undisputed)" leave them out.
 
 Each case is scanned as a memory write would see it (`context`, else `text`):
-  tether          tether.secrets.scan(text) with no allowlist: refused if it returns any finding
+  tether          tether.store.secrets.scan(text) with no allowlist: refused if it returns any finding
                   (what Tether.refuse_secrets turns into `secret_detected`)
   detect-secrets  detect_secrets.core.scan.scan_line on each line, under default_settings() (every
                   plugin, default filters, no verification): refused if any line yields a secret that
@@ -56,6 +56,7 @@ def split_of(text: str) -> str:
 def in_split(cases: list[dict], split: str) -> list[int]:
     return [i for i, c in enumerate(cases) if split == "all" or c["split"] == split]
 
+
 Scanner = Callable[[str], bool]
 
 
@@ -73,7 +74,9 @@ def load(small: bool = False, path: Path = CORPUS) -> tuple[dict, list[dict]]:
     cases = doc["cases"]
     wrong = [i for i, c in enumerate(cases) if c.get("split") != split_of(c["text"])]
     if wrong:
-        raise ValueError(f"{path.name}: {len(wrong)} cases carry a split other than their text's hash (first: #{wrong[0]})")
+        raise ValueError(
+            f"{path.name}: {len(wrong)} cases carry a split other than their text's hash (first: #{wrong[0]})"
+        )
     if small:  # a positive and a negative per family and split (prose has only negatives): a dozen cases
         picked: list[dict] = []
         for fam in FAMILIES:
@@ -95,7 +98,7 @@ def redact(text: str) -> str:
 
 
 def tether_scanner() -> Scanner:
-    from tether.secrets import scan
+    from tether.store.secrets import scan
 
     return lambda text: bool(scan(text))
 
@@ -118,8 +121,11 @@ def detect_secrets_scanner(stack: ExitStack) -> tuple[Scanner | None, str]:
         # scan_line is the adhoc-string path (`detect-secrets scan --string`): its eager search yields
         # every word to the entropy plugins and leaves the limit to the caller, which the CLI applies
         # through format_scan_result ("True" / "False (entropy)"); so does this gate
-        return any(by_type[s.type].format_scan_result(s).startswith("True")
-                   for line in (text.splitlines() or [text]) for s in scan_line(line))
+        return any(
+            by_type[s.type].format_scan_result(s).startswith("True")
+            for line in (text.splitlines() or [text])
+            for s in scan_line(line)
+        )
 
     return refuses, version("detect-secrets")
 
@@ -169,13 +175,22 @@ def figures(cases: list[dict], verdicts: list[bool], times: list[float]) -> dict
     und_neg = [v for c, v in zip(cases, verdicts) if not c["secret"] and not c.get("disputed")]
     us = [t * 1e6 for t in times]
     return {
-        "positives": len(pos), "refused": sum(pos), "negatives": len(neg), "false_positives": sum(neg),
-        "refused_rate": _rate(sum(pos), len(pos)), "false_positive_rate": _rate(sum(neg), len(neg)),
-        "undisputed_positives": len(und_pos), "undisputed_refused": sum(und_pos),
-        "undisputed_negatives": len(und_neg), "undisputed_false_positives": sum(und_neg),
-        "peers_positives": len(peer_pos), "peers_refused": sum(peer_pos),
-        "peers_negatives": len(peer_neg), "peers_false_positives": sum(peer_neg),
-        "median_us": statistics.median(us) if us else None, "p95_us": p95(us) if us else None,
+        "positives": len(pos),
+        "refused": sum(pos),
+        "negatives": len(neg),
+        "false_positives": sum(neg),
+        "refused_rate": _rate(sum(pos), len(pos)),
+        "false_positive_rate": _rate(sum(neg), len(neg)),
+        "undisputed_positives": len(und_pos),
+        "undisputed_refused": sum(und_pos),
+        "undisputed_negatives": len(und_neg),
+        "undisputed_false_positives": sum(und_neg),
+        "peers_positives": len(peer_pos),
+        "peers_refused": sum(peer_pos),
+        "peers_negatives": len(peer_neg),
+        "peers_false_positives": sum(peer_neg),
+        "median_us": statistics.median(us) if us else None,
+        "p95_us": p95(us) if us else None,
     }
 
 
@@ -189,17 +204,33 @@ def report(title: str, cases: list[dict], verdicts: list[bool], times: list[floa
         if not idx:
             continue
         rr, fr = f["refused_rate"], f["false_positive_rate"]
-        table.add(f"{split}: positives refused", pct(f["refused"], f["positives"]), f">= {TARGET_REFUSED:.0%}",
-                  rr is not None and rr >= TARGET_REFUSED)
-        table.add(f"{split}: false positives (negatives refused)", pct(f["false_positives"], f["negatives"]),
-                  f"<= {TARGET_FP:.0%}", fr is not None and fr <= TARGET_FP)
+        table.add(
+            f"{split}: positives refused",
+            pct(f["refused"], f["positives"]),
+            f">= {TARGET_REFUSED:.0%}",
+            rr is not None and rr >= TARGET_REFUSED,
+        )
+        table.add(
+            f"{split}: false positives (negatives refused)",
+            pct(f["false_positives"], f["negatives"]),
+            f"<= {TARGET_FP:.0%}",
+            fr is not None and fr <= TARGET_FP,
+        )
         table.add(f"{split}: positives refused (undisputed)", pct(f["undisputed_refused"], f["undisputed_positives"]))
-        table.add(f"{split}: false positives (undisputed)", pct(f["undisputed_false_positives"], f["undisputed_negatives"]))
-        table.add(f"{split}: positives refused (peers' labels, no relabels)", pct(f["peers_refused"], f["peers_positives"]))
-        table.add(f"{split}: false positives (peers' labels, no relabels)",
-                  pct(f["peers_false_positives"], f["peers_negatives"]))
-        table.add(f"{split}: median / p95 µs per scan",
-                  f"{f['median_us']:.0f} / {f['p95_us']:.0f}" if f["median_us"] is not None else "n/a")
+        table.add(
+            f"{split}: false positives (undisputed)", pct(f["undisputed_false_positives"], f["undisputed_negatives"])
+        )
+        table.add(
+            f"{split}: positives refused (peers' labels, no relabels)", pct(f["peers_refused"], f["peers_positives"])
+        )
+        table.add(
+            f"{split}: false positives (peers' labels, no relabels)",
+            pct(f["peers_false_positives"], f["peers_negatives"]),
+        )
+        table.add(
+            f"{split}: median / p95 µs per scan",
+            f"{f['median_us']:.0f} / {f['p95_us']:.0f}" if f["median_us"] is not None else "n/a",
+        )
     return table
 
 
@@ -220,11 +251,17 @@ def failures(title: str, cases: list[dict], verdicts: list[bool]) -> Table:
     all_kinds = Counter(c["kind"] for c, _ in pos)
     fp_kinds = Counter(c["kind"] for c, v in neg if v)
     if miss_kinds:
-        table.notes.append("misses by kind (missed/positives of that kind): " + ", ".join(
-            f"{k} {n}/{all_kinds[k]}" for k, n in sorted(miss_kinds.items(), key=lambda kv: (-kv[1], kv[0]))))
+        table.notes.append(
+            "misses by kind (missed/positives of that kind): "
+            + ", ".join(
+                f"{k} {n}/{all_kinds[k]}" for k, n in sorted(miss_kinds.items(), key=lambda kv: (-kv[1], kv[0]))
+            )
+        )
     if fp_kinds:
-        table.notes.append("false positives by kind: " + ", ".join(
-            f"{k} {n}" for k, n in sorted(fp_kinds.items(), key=lambda kv: (-kv[1], kv[0]))))
+        table.notes.append(
+            "false positives by kind: "
+            + ", ".join(f"{k} {n}" for k, n in sorted(fp_kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        )
     for label, rows in (("missed", [c for c, v in pos if not v]), ("false positive", [c for c, v in neg if v])):
         for c in sorted(rows, key=lambda c: (c["kind"], c["source"])):
             flag = " [disputed]" if c.get("disputed") else ""
@@ -244,13 +281,17 @@ def corpus_table(about: dict, cases: list[dict]) -> Table:
         mine = [cases[i] for i in in_split(cases, split)]
         p = sum(c["secret"] for c in mine)
         table.add(f"{split}: secret / not secret", f"{p} / {len(mine) - p}")
-    table.add("disputed labels (secret / not secret)",
-              f"{sum(1 for c in cases if c.get('disputed') and c['secret'])} / "
-              f"{sum(1 for c in cases if c.get('disputed') and not c['secret'])}")
+    table.add(
+        "disputed labels (secret / not secret)",
+        f"{sum(1 for c in cases if c.get('disputed') and c['secret'])} / "
+        f"{sum(1 for c in cases if c.get('disputed') and not c['secret'])}",
+    )
     for split in SPLITS:
         mine = [cases[i] for i in in_split(cases, split) if cases[i].get("relabelled")]
-        table.add(f"{split}: relabelled (now secret / now not secret)",
-                  f"{sum(1 for c in mine if c['secret'])} / {sum(1 for c in mine if not c['secret'])}")
+        table.add(
+            f"{split}: relabelled (now secret / now not secret)",
+            f"{sum(1 for c in mine if c['secret'])} / {sum(1 for c in mine if not c['secret'])}",
+        )
     table.add("generated from a peer's regex", str(sum(1 for c in cases if c.get("generated_from_regex"))))
     table.notes.append(about["what"])
     return table
@@ -261,19 +302,27 @@ def run(small: bool = False) -> list[Table]:
     repeats = 1 if small else REPEATS
     tables = [corpus_table(about, cases)]
     t_verdicts, t_times = measure(tether_scanner(), cases, repeats)
-    tables.append(report("Secret gate: tether (tether.secrets.scan)", cases, t_verdicts, t_times))
+    tables.append(report("Secret gate: tether (tether.store.secrets.scan)", cases, t_verdicts, t_times))
     tables.append(failures("Secret gate: tether on train — families and every failure", cases, t_verdicts))
     with ExitStack() as stack:
         ds, ds_version = detect_secrets_scanner(stack)
         if ds is None:
-            tables[1].notes.insert(0, "detect-secrets is not installed (pip install detect-secrets): its rows are skipped")
+            tables[1].notes.insert(
+                0, "detect-secrets is not installed (pip install detect-secrets): its rows are skipped"
+            )
             return tables
         d_verdicts, d_times = measure(ds, cases, repeats)
-    tables.append(report(f"Secret gate: detect-secrets {ds_version} (scan_line, default settings)",
-                         cases, d_verdicts, d_times))
-    tables.append(report("Secret gate: tether or detect-secrets (refused if either refuses)", cases,
-                         [a or b for a, b in zip(t_verdicts, d_verdicts)],
-                         [a + b for a, b in zip(t_times, d_times)]))
+    tables.append(
+        report(f"Secret gate: detect-secrets {ds_version} (scan_line, default settings)", cases, d_verdicts, d_times)
+    )
+    tables.append(
+        report(
+            "Secret gate: tether or detect-secrets (refused if either refuses)",
+            cases,
+            [a or b for a, b in zip(t_verdicts, d_verdicts)],
+            [a + b for a, b in zip(t_times, d_times)],
+        )
+    )
     return tables
 
 

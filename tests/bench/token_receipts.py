@@ -31,8 +31,8 @@ READ_LINES = 2000  # Read's default line limit: a longer file is not returned wh
 
 
 def measure(t, ids: dict[str, str], tasks: list[dict]) -> dict:
-    from tether.recall import recall
-    from tether.receipts import FILE_OVERHEAD, Pricer, code_tokens
+    from tether.recall.answer import recall
+    from tether.recall.receipts import FILE_OVERHEAD, Pricer, code_tokens
 
     key_of = ids  # memory id -> key
     id_of = {k: i for i, k in ids.items()}
@@ -57,8 +57,17 @@ def measure(t, ids: dict[str, str], tasks: list[dict]) -> dict:
         else:
             per_task.append(0.0)
     n = len(tasks)
-    return {"tasks": n, "hits": hits, "needed_per_hit": needed / max(1, hits), "served": served, "receipt": receipt, "needed": needed, "whole": whole,
-            "served_mean": served / n, "median_task_ratio": statistics.median(per_task)}
+    return {
+        "tasks": n,
+        "hits": hits,
+        "needed_per_hit": needed / max(1, hits),
+        "served": served,
+        "receipt": receipt,
+        "needed": needed,
+        "whole": whole,
+        "served_mean": served / n,
+        "median_task_ratio": statistics.median(per_task),
+    }
 
 
 def read_default(data: bytes) -> bytes:
@@ -68,8 +77,8 @@ def read_default(data: bytes) -> bytes:
 
 def calibrate() -> dict[str, list[float]]:
     """restates.said of each hand-labelled memory on its anchored stdlib code, by class."""
-    from tether import restates
-    from tether.receipts import Pricer
+    from tether.recall import restates
+    from tether.recall.receipts import Pricer
     from tether.service import Tether
 
     doc = orjson.loads(RESTATES.read_bytes())
@@ -92,8 +101,8 @@ def calibrate() -> dict[str, list[float]]:
 
 def bench_said(t, ids: dict[str, str]) -> list[float]:
     """restates.said of the recall benchmark's memories (documentation-style, not labelled)."""
-    from tether import restates
-    from tether.receipts import Pricer
+    from tether.recall import restates
+    from tether.recall.receipts import Pricer
 
     out = []
     for mid in ids:
@@ -109,8 +118,8 @@ def x(a: float, b: float) -> str:
 
 
 def run(small: bool = False) -> list[Table]:
-    from tether import restates
-    from tether.receipts import FILE_OVERHEAD
+    from tether.recall import restates
+    from tether.recall.receipts import FILE_OVERHEAD
 
     doc = load(small)
     memories, tasks = doc["memories"], doc["tasks"]
@@ -122,18 +131,28 @@ def run(small: bool = False) -> list[Table]:
             files = len({m["anchor"].split("::")[0] for m in memories})
         finally:
             t.close()
-    table = Table(f"Token receipts ({len(memories)} memories on {files} stdlib files, {len(tasks)} tasks, no files in play)")
+    table = Table(
+        f"Token receipts ({len(memories)} memories on {files} stdlib files, {len(tasks)} tasks, no files in play)"
+    )
     table.add("tokens served per recall (mean, envelope included)", f"{r['served_mean']:.0f}")
     table.add("receipt: anchored code of every active memory served / served", x(r["receipt"], r["served"]))
-    table.add("needed: the expected memory's anchored code, when served / served", x(r["needed"], r["served"]),
-              "> 1x", r["needed"] > r["served"])
+    table.add(
+        "needed: the expected memory's anchored code, when served / served",
+        x(r["needed"], r["served"]),
+        "> 1x",
+        r["needed"] > r["served"],
+    )
     table.add("whole file: the expected memory's file, when served / served", x(r["whole"], r["served"]))
     table.add("tokens of the expected memory's anchored code + one open, per hit (mean)", f"{r['needed_per_hit']:.0f}")
     table.add("median per-task ratio (needed / served; a miss counts 0)", f"{r['median_task_ratio']:.2f}x")
     table.add("tasks whose expected memory was served", f"{r['hits']} of {r['tasks']}")
-    table.notes.append(f"tokens = ceil(characters / 4); a file open costs {FILE_OVERHEAD} tokens (receipts.FILE_OVERHEAD)")
-    table.notes.append("served counts every recall, misses included; `needed` and `whole file` count only the memory "
-                       "the task needs, so answers padded with other memories do not raise them")
+    table.notes.append(
+        f"tokens = ceil(characters / 4); a file open costs {FILE_OVERHEAD} tokens (receipts.FILE_OVERHEAD)"
+    )
+    table.notes.append(
+        "served counts every recall, misses included; `needed` and `whole file` count only the memory "
+        "the task needs, so answers padded with other memories do not raise them"
+    )
     table.data = dict(r, file_overhead=FILE_OVERHEAD)
 
     cal = calibrate()
@@ -144,11 +163,14 @@ def run(small: bool = False) -> list[Table]:
         if xs:
             ct.add(f"said, {cls}: min / median / max", f"{xs[0]:.2f} / {statistics.median(xs):.2f} / {xs[-1]:.2f}")
     right = sum(1 for v in cal.get("restates", []) if v >= th) + sum(
-        1 for c in ("mixed", "adds") for v in cal.get(c, []) if v < th)
+        1 for c in ("mixed", "adds") for v in cal.get(c, []) if v < th
+    )
     total = sum(len(v) for v in cal.values())
     ct.add(f"classified right at threshold {th}", f"{right} of {total}", "all", right == total)
-    ct.add(f"recall-benchmark memories judged already said by the code (>= {th})",
-           f"{sum(1 for v in said if v >= th)} of {len(said)}")
+    ct.add(
+        f"recall-benchmark memories judged already said by the code (>= {th})",
+        f"{sum(1 for v in said if v >= th)} of {len(said)}",
+    )
     ct.notes.append("said = share of a memory's significant terms (text.terms) found in its anchored source's terms")
     ct.data = {"classes": cal, "threshold": th, "bench_said": said}
     return [table, ct]

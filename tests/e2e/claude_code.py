@@ -38,13 +38,20 @@ def find_claude(npx: str) -> Path:
     Running the executable directly (not `npx ...` each time) keeps each session fast and lets
     the sessions use a temporary HOME without npx fetching the package again into it.
     """
-    proc = subprocess.run([npx, "-y", "-p", PACKAGE, "-c", "command -v claude"], capture_output=True, text=True,
-                          timeout=900, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [npx, "-y", "-p", PACKAGE, "-c", "command -v claude"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
     path = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     if proc.returncode != 0 or not path:
         raise RuntimeError(f"npx could not provide {PACKAGE}: {proc.stderr.strip()[-800:]}")
     real = Path(path).resolve()
-    out = subprocess.run([str(real), "--version"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    out = subprocess.run(
+        [str(real), "--version"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+    )
     if not out.stdout.startswith(VERSION):
         raise RuntimeError(f"{real} is Claude Code {out.stdout.strip()!r}, not {VERSION}")
     return real
@@ -111,8 +118,17 @@ class Session:
 class ClaudeCode:
     """One user's machine: HOME, the plugin checkout, the repository, the scripted model's URL."""
 
-    def __init__(self, exe: Path, plugin_dir: Path, home: Path, repo: Path, model_url: str, tether_home: Path,
-                 plugin_data: Path | None = None, env: dict | None = None) -> None:
+    def __init__(
+        self,
+        exe: Path,
+        plugin_dir: Path,
+        home: Path,
+        repo: Path,
+        model_url: str,
+        tether_home: Path,
+        plugin_data: Path | None = None,
+        env: dict | None = None,
+    ) -> None:
         self.exe, self.plugin_dir, self.home, self.repo = exe, plugin_dir, home, repo
         self.model_url, self.tether_home = model_url, tether_home
         self.extra_env = dict(env or {})
@@ -132,8 +148,11 @@ class ClaudeCode:
             self.plugin_data.symlink_to(data, target_is_directory=True)
 
     def env(self) -> dict:
-        keep = {k: v for k, v in os.environ.items()
-                if not k.startswith(("CLAUDE", "ANTHROPIC", "TETHER_", "MCP_", "ENABLE_TOOL_SEARCH", "PYTEST_"))}
+        keep = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("CLAUDE", "ANTHROPIC", "TETHER_", "MCP_", "ENABLE_TOOL_SEARCH", "PYTEST_"))
+        }
         pip_cache = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
         keep.update(
             HOME=str(self.home),
@@ -156,12 +175,30 @@ class ClaudeCode:
 
     def command(self, allowed: list[str]) -> list[str]:
         # --allowedTools takes several values: it goes last
-        return [str(self.exe), "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
-                "--include-hook-events", "--permission-mode", "dontAsk", "--plugin-dir", str(self.plugin_dir),
-                "--allowedTools", *allowed]
+        return [
+            str(self.exe),
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-hook-events",
+            "--permission-mode",
+            "dontAsk",
+            "--plugin-dir",
+            str(self.plugin_dir),
+            "--allowedTools",
+            *allowed,
+        ]
 
-    def session(self, prompts: list[str], allowed: list[str] | None = None, turn_timeout: float = TURN_TIMEOUT,
-                mark: Callable[[], int] = lambda: 0) -> Session:
+    def session(
+        self,
+        prompts: list[str],
+        allowed: list[str] | None = None,
+        turn_timeout: float = TURN_TIMEOUT,
+        mark: Callable[[], int] = lambda: 0,
+    ) -> Session:
         """One session; each prompt is sent once the previous turn's `result` arrived.
 
         `mark()` is read as each prompt is sent (the scripted model's request count), so the
@@ -169,8 +206,16 @@ class ClaudeCode:
         """
         allowed = allowed if allowed is not None else [TOOL_PREFIX + t for t in TOOLS] + list(EDIT_TOOLS) + ["Read"]
         out = Session()
-        proc = subprocess.Popen(self.command(allowed), cwd=self.repo, env=self.env(), stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        proc = subprocess.Popen(
+            self.command(allowed),
+            cwd=self.repo,
+            env=self.env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         err: list[str] = []
         reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
         reader.start()

@@ -25,8 +25,12 @@ class GitRepo:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.mkdir(parents=True)
-        for args in (("init", "-q", "-b", "main"), ("config", "user.email", "dev@example.com"),
-                     ("config", "user.name", "Dev"), ("config", "commit.gpgsign", "false")):
+        for args in (
+            ("init", "-q", "-b", "main"),
+            ("config", "user.email", "dev@example.com"),
+            ("config", "user.name", "Dev"),
+            ("config", "commit.gpgsign", "false"),
+        ):
             self.git(*args)
 
     def git(self, *args: str) -> str:
@@ -69,9 +73,15 @@ class World:
     def cli(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         """The real CLI through the plugin's launcher and venv, as the slash commands run it."""
         python = shutil.which("python3") or sys.executable
-        proc = subprocess.run([python, str(LAUNCHER), "--data", str(self.plugin_data), "cli", "--root", str(self.repo.path),
-                               *args], capture_output=True, text=True, env=self.claude.env(), cwd=self.repo.path,
-                              timeout=600, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [python, str(LAUNCHER), "--data", str(self.plugin_data), "cli", "--root", str(self.repo.path), *args],
+            capture_output=True,
+            text=True,
+            env=self.claude.env(),
+            cwd=self.repo.path,
+            timeout=600,
+            stdin=subprocess.DEVNULL,
+        )
         if check and proc.returncode != 0:
             raise AssertionError(f"tether {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
         return proc
@@ -97,11 +107,15 @@ class World:
 
     def hook_failures(self) -> list[dict]:
         """What the hooks logged as failures since this world was made (they fail open, silently)."""
-        out = [json.loads(line) for log in self.tether_home.glob("state/*/hook-failures.jsonl")
-               for line in log.read_text().splitlines() if line.strip()]
+        out = [
+            json.loads(line)
+            for log in self.tether_home.glob("state/*/hook-failures.jsonl")
+            for line in log.read_text().splitlines()
+            if line.strip()
+        ]
         shared = self.plugin_data / "hook-failures.jsonl"
         if shared.exists():
-            out += [json.loads(line) for line in shared.read_text().splitlines()[self._failures_at:] if line.strip()]
+            out += [json.loads(line) for line in shared.read_text().splitlines()[self._failures_at :] if line.strip()]
         return out
 
 

@@ -23,7 +23,9 @@ from typing import Any
 
 MODEL = "claude-sonnet-4-5"
 COMPACT_ASK = "create a detailed summary of the conversation"  # in Claude Code 2.1.332's compaction request
-COMPACT_SUMMARY = "<analysis>Scripted.</analysis>\n<summary>The user and the assistant worked on this repository.</summary>"
+COMPACT_SUMMARY = (
+    "<analysis>Scripted.</analysis>\n<summary>The user and the assistant worked on this repository.</summary>"
+)
 _ids = itertools.count(1)
 
 
@@ -81,7 +83,13 @@ class Request:
 
     def raw_calls(self) -> list[dict]:
         """Every tool_use block the assistant made in the conversation so far."""
-        return [b for m in self.messages if m.get("role") == "assistant" for b in blocks_of(m) if b.get("type") == "tool_use"]
+        return [
+            b
+            for m in self.messages
+            if m.get("role") == "assistant"
+            for b in blocks_of(m)
+            if b.get("type") == "tool_use"
+        ]
 
     def new_results(self) -> list[dict]:
         """The tool_result blocks sent since the assistant's last message (system notes may follow them)."""
@@ -132,8 +140,9 @@ class Script:
     (no tools offered) are answered by `side(req)`.
     """
 
-    def __init__(self, plays: dict[str, list[Blocks | Callable[[Request], Blocks]]] | None = None,
-                 side: Reply | None = None) -> None:
+    def __init__(
+        self, plays: dict[str, list[Blocks | Callable[[Request], Blocks]]] | None = None, side: Reply | None = None
+    ) -> None:
         self.plays = dict(plays or {})
         self.side = side
 
@@ -234,11 +243,15 @@ class ScriptedModel:
                 raw = self.rfile.read(n)
                 if not self.path.split("?")[0].endswith("/v1/messages"):
                     model.errors.append(f"unexpected endpoint POST {self.path}")
-                    return self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": self.path}})
+                    return self._json(
+                        404, {"type": "error", "error": {"type": "not_found_error", "message": self.path}}
+                    )
                 try:
                     body = json.loads(raw or b"{}")
                 except ValueError:
-                    return self._json(400, {"type": "error", "error": {"type": "invalid_request_error", "message": "bad json"}})
+                    return self._json(
+                        400, {"type": "error", "error": {"type": "invalid_request_error", "message": "bad json"}}
+                    )
                 blocks = model._answer(self.path, body)
                 if body.get("stream"):
                     self._stream(body, blocks)
@@ -285,8 +298,16 @@ def _stop_reason(blocks: list[dict]) -> str:
 
 
 def _message(body: dict, blocks: list[dict]) -> dict:
-    return {"id": f"msg_e2e{next(_ids):06d}", "type": "message", "role": "assistant", "model": body.get("model", MODEL),
-            "content": blocks, "stop_reason": _stop_reason(blocks), "stop_sequence": None, "usage": _usage(10)}
+    return {
+        "id": f"msg_e2e{next(_ids):06d}",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", MODEL),
+        "content": blocks,
+        "stop_reason": _stop_reason(blocks),
+        "stop_sequence": None,
+        "usage": _usage(10),
+    }
 
 
 def _events(body: dict, blocks: list[dict]):
@@ -302,6 +323,12 @@ def _events(body: dict, blocks: list[dict]):
         yield "content_block_start", {"type": "content_block_start", "index": i, "content_block": start}
         yield "content_block_delta", {"type": "content_block_delta", "index": i, "delta": delta}
         yield "content_block_stop", {"type": "content_block_stop", "index": i}
-    yield "message_delta", {"type": "message_delta", "delta": {"stop_reason": _stop_reason(blocks), "stop_sequence": None},
-                            "usage": {"output_tokens": 10}}
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": _stop_reason(blocks), "stop_sequence": None},
+            "usage": {"output_tokens": 10},
+        },
+    )
     yield "message_stop", {"type": "message_stop"}

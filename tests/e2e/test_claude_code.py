@@ -31,8 +31,10 @@ RELATED = "change invoice_total so it rounds the grand total once instead of eve
 REMEMBER_PROMPT = "Record why invoice_total rounds per line, then recall it"
 EDIT_PROMPT = "Make invoice_total skip lines whose quantity is zero"
 OLD_LOOP = "    for line in lines:\n        total += round(line.amount * line.quantity, 2)\n"
-NEW_LOOP = ("    for line in lines:\n        if not line.quantity:\n            continue\n"
-            "        total += round(line.amount * line.quantity, 2)\n")
+NEW_LOOP = (
+    "    for line in lines:\n        if not line.quantity:\n            continue\n"
+    "        total += round(line.amount * line.quantity, 2)\n"
+)
 STATUS_COMMAND = "/tether:status"  # a slash command of the plugin: its `!` line runs the CLI through the launcher
 HOOK_CONTEXT = "UserPromptSubmit hook additional context:"
 STATUS_CONTEXT = "SessionStart hook additional context:"
@@ -104,8 +106,11 @@ def edit_session(first_use, claude_exe, plugin_data, tmp_path_factory):
             [tool_use("Edit", {"file_path": billing, "old_string": OLD_LOOP, "new_string": NEW_LOOP})],
             [text("invoice_total now skips zero-quantity lines.")],
         )
-        script.add(RELATED, [tool_use(CHECK, {"ids": [ids["total"]]})],
-                   [text("The rounding memory is stale; reading the code first.")])
+        script.add(
+            RELATED,
+            [tool_use(CHECK, {"ids": [ids["total"]]})],
+            [text("The rounding memory is stale; reading the code first.")],
+        )
         script.add(STATUS_COMMAND, [text("3 memories, 1 stale: run /tether:check.")])
         session = world.run(EDIT_PROMPT, RELATED, STATUS_COMMAND)
     return Played(world, session, session.turns(model.requests), ids)
@@ -120,7 +125,9 @@ def test_first_use_builds_the_venv_under_the_plugin_data_dir_and_offers_the_six_
     assert [h["action"] for h in history] == ["install-start", "install-done"], history
     done = calendar.timegm(time.strptime(history[-1]["at"], "%Y-%m-%dT%H:%M:%SZ"))
     assert done - started > 30, "the build ended within Claude Code's 30 s connect timeout: this proves nothing"
-    ready = dict(line.split("=", 1) for line in (data / "venv.ready").read_text().splitlines() if not line.startswith("site="))
+    ready = dict(
+        line.split("=", 1) for line in (data / "venv.ready").read_text().splitlines() if not line.startswith("site=")
+    )
     assert ready["venv"] == str(data / "venvs" / ready["key"])
     assert (data / "venvs" / ready["key"] / "bin" / "python").exists()
 
@@ -135,7 +142,9 @@ def test_first_use_builds_the_venv_under_the_plugin_data_dir_and_offers_the_six_
         assert WAIT not in r.tools  # Claude Code offers it only while a server is still connecting
     recalls = world.model.results_for(RECALL)
     refused = [r for r in recalls if r["is_error"]]
-    assert all(r["text"].startswith(SETTING_UP) and "call this tool again shortly" in r["text"] for r in refused), refused
+    assert all(r["text"].startswith(SETTING_UP) and "call this tool again shortly" in r["text"] for r in refused), (
+        refused
+    )
     assert refused and recalls[-1] not in refused  # held past the first call's wait, then served
     env = envelope_of(recalls[-1])
     assert env["data"]["items"] == [] and env["data"]["stale"] == []
@@ -151,7 +160,9 @@ def test_a_scripted_remember_then_recall_return_the_memory_in_the_envelope(recal
     env = envelope_of(remembered)
     mem = env["data"]
     assert (mem["kind"], mem["body"]) == ("decision", TOTAL_BODY)
-    assert [(a["type"], a["path"], a["symbol"]) for a in mem["anchors"]] == [("symbol", "src/billing.py", "invoice_total")]
+    assert [(a["type"], a["path"], a["symbol"]) for a in mem["anchors"]] == [
+        ("symbol", "src/billing.py", "invoice_total")
+    ]
     assert mem["anchors"][0]["hash"].startswith("t2:")
     assert (p.world.repo.path / mem["file"]).is_file()
 
@@ -234,7 +245,11 @@ def test_after_an_edit_of_the_anchored_function_the_memory_is_not_pushed_and_che
     assert (item["id"], item["status"], item["reason"]) == (p.ids["total"], "stale", "body_edited")
     (anchor,) = item["anchors"]
     assert (anchor["path"], anchor["symbol"], anchor["status"], anchor["reason"]) == (
-        "src/billing.py", "invoice_total", "stale", "body_edited")
+        "src/billing.py",
+        "invoice_total",
+        "stale",
+        "body_edited",
+    )
     assert "line.quantity" in anchor.get("diff", "")
     assert env["meta"]["staleness"]["stale"] == 1
 
@@ -252,7 +267,7 @@ def credits(world: World, ids: dict[str, str]) -> dict[str, int]:
     """Credits per memory: `tether stats --json` where this checkout has the command, else the usage log."""
     proc = world.cli("stats", "--json", check=False)
     if proc.returncode == 2 and "invalid choice" in proc.stderr:  # no `stats` command (yet): read the log
-        from tether import usage
+        from tether.usage import events as usage
 
         with world.tether_env():
             events = [e for e in usage.read(world.repo.path) if e.event == "credit"]

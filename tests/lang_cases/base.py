@@ -32,4 +32,4 @@ class LangCase:
 def cut(text: str, start: str, end: str) -> str:
     """`text` without the part from `start` up to (not including) `end`: a deleted symbol."""
     i = text.index(start)
-    return text[:i] + text[text.index(end, i):]
+    return text[:i] + text[text.index(end, i) :]

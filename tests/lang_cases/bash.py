@@ -47,8 +47,8 @@ BASH = LangCase(
     symbol="fetch_with_retry",
     source=SOURCE,
     cosmetic=_with(
-        "  local url=\"$1\" attempts=\"${2:-$RETRIES}\" delay=1\n",
-        "  # back off exponentially\n\n  local url=\"$1\" attempts=\"${2:-$RETRIES}\" delay=1   # seconds\n",
+        '  local url="$1" attempts="${2:-$RETRIES}" delay=1\n',
+        '  # back off exponentially\n\n  local url="$1" attempts="${2:-$RETRIES}" delay=1   # seconds\n',
     ).replace(
         '    if curl --fail --silent --max-time 30 "$url" -o "$OUT"; then\n',
         '    if curl --fail --silent \\\n      --max-time 30 "$url" -o "$OUT"\n    then\n',
@@ -61,14 +61,15 @@ BASH = LangCase(
     moved_to=f"#!/usr/bin/env bash\n# shared network helpers\n\n{FUNCTION}",
     moved_symbol="fetch_with_retry",
     duplicated=_with("fetch_with_retry() {", "fetch_a() {")
-    + "\n" + FUNCTION.replace("fetch_with_retry() {", "fetch_b() {"),
+    + "\n"
+    + FUNCTION.replace("fetch_with_retry() {", "fetch_b() {"),
     trivial=SOURCE + "\nnoop() {\n  :\n}\n",
     trivial_symbol="noop",
     trivial_renamed=SOURCE + "\nnothing() {\n  :\n}\n",
     real_edits=(
         ("literal", _with("delay=1\n", "delay=2\n")),
         ("operator", _with("attempt <= attempts", "attempt < attempts")),
-        ("called name", _with("    sleep \"$delay\"\n", "    wait \"$delay\"\n")),
+        ("called name", _with('    sleep "$delay"\n', '    wait "$delay"\n')),
         (
             "statement order",
             _with('    sleep "$delay"\n    delay=$((delay * 2))\n', '    delay=$((delay * 2))\n    sleep "$delay"\n'),
@@ -78,9 +79,9 @@ BASH = LangCase(
     ),
     cosmetic_edits=(
         ("comment", _with("      return 0\n", "      return 0  # the tarball is complete\n")),
-        ("blank lines", _with("    sleep \"$delay\"\n", "\n    sleep \"$delay\"\n\n")),
+        ("blank lines", _with('    sleep "$delay"\n', '\n    sleep "$delay"\n\n')),
         ("function keyword", _with("fetch_with_retry() {", "function fetch_with_retry {")),
         ("semicolons and line breaks", _with('"$url" -o "$OUT"; then', '"$url" -o "$OUT"\n    then')),
-        ("indentation", _with("      LAST_URL=\"$url\"\n      return 0\n", "          LAST_URL=\"$url\"\n\treturn 0\n")),
+        ("indentation", _with('      LAST_URL="$url"\n      return 0\n', '          LAST_URL="$url"\n\treturn 0\n')),
     ),
 )

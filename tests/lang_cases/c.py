@@ -74,7 +74,8 @@ C = LangCase(
     moved_to=f'{INCLUDES}\n#include "fetch.h"\n\n{FUNCTION}',
     moved_symbol="fetch_with_retry",
     duplicated=_with("int fetch_with_retry(", "int fetch_a(")
-    + "\n" + FUNCTION.replace("int fetch_with_retry(", "int fetch_b("),
+    + "\n"
+    + FUNCTION.replace("int fetch_with_retry(", "int fetch_b("),
     trivial=_with("void fetcher_close(", "static void noop(void) {}\n\nvoid fetcher_close("),
     trivial_symbol="noop",
     trivial_renamed=_with("void fetcher_close(", "static void nothing(void) {}\n\nvoid fetcher_close("),
@@ -82,21 +83,36 @@ C = LangCase(
         ("literal", _with("delay_ms = 500;", "delay_ms = 250;")),
         ("operator", _with("resp->status < 500", "resp->status <= 500")),
         ("called name", _with("usleep(delay_ms * 1000);", "sleep(delay_ms * 1000);")),
-        ("statement order", _with(
-            "        usleep(delay_ms * 1000);\n        delay_ms *= 2;\n",
-            "        delay_ms *= 2;\n        usleep(delay_ms * 1000);\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "        usleep(delay_ms * 1000);\n        delay_ms *= 2;\n",
+                "        delay_ms *= 2;\n        usleep(delay_ms * 1000);\n",
+            ),
+        ),
         ("pointer to value", _with("            f->last = resp;\n", "            f->last = *resp;\n")),
         ("storage class", _with("int fetch_with_retry(", "static int fetch_with_retry(")),
     ),
     cosmetic_edits=(
-        ("comments", _with("        http_response_free(resp);\n", "        /* 5xx: retry */\n        http_response_free(resp); // owned\n")),
+        (
+            "comments",
+            _with(
+                "        http_response_free(resp);\n",
+                "        /* 5xx: retry */\n        http_response_free(resp); // owned\n",
+            ),
+        ),
         ("blank lines", _with("        usleep(delay_ms * 1000);\n", "\n        usleep(delay_ms * 1000);\n\n")),
-        ("wrapped arguments", _with(
-            '"gave up on %s after %d attempts: %s\\n", url, attempts, strerror(errno));',
-            '"gave up on %s after %d attempts: %s\\n",\n            url,\n            attempts,\n            strerror(errno));',
-        )),
-        ("redundant parentheses", _with("if (resp != NULL && resp->status < 500)", "if ((resp != NULL) && (resp->status < 500))")),
+        (
+            "wrapped arguments",
+            _with(
+                '"gave up on %s after %d attempts: %s\\n", url, attempts, strerror(errno));',
+                '"gave up on %s after %d attempts: %s\\n",\n            url,\n            attempts,\n            strerror(errno));',
+            ),
+        ),
+        (
+            "redundant parentheses",
+            _with("if (resp != NULL && resp->status < 500)", "if ((resp != NULL) && (resp->status < 500))"),
+        ),
         ("pointer spacing", _with("http_response *resp = ", "http_response* resp = ")),
         ("braces on own line", _with("attempt++) {\n", "attempt++)\n    {\n")),
     ),

@@ -75,7 +75,8 @@ CPP = LangCase(
     + "\n}  // namespace net\n",
     moved_symbol="net.HttpFetcher.fetch_with_retry",
     duplicated=_with("Response Fetcher::fetch_with_retry(", "Response Fetcher::fetch_a(")
-    + "\n" + METHOD.replace("Response Fetcher::fetch_with_retry(", "Response net::Mirror::fetch_b("),
+    + "\n"
+    + METHOD.replace("Response Fetcher::fetch_with_retry(", "Response net::Mirror::fetch_b("),
     trivial=_with("void Fetcher::close() {", "void Fetcher::noop() {}\n\nvoid Fetcher::close() {"),
     trivial_symbol="net.Fetcher.noop",
     trivial_renamed=_with("void Fetcher::close() {", "void Fetcher::nothing() {}\n\nvoid Fetcher::close() {"),
@@ -83,22 +84,34 @@ CPP = LangCase(
         ("literal", _with("milliseconds(500)", "milliseconds(250)")),
         ("operator", _with("response.status() < 500", "response.status() <= 500")),
         ("called name", _with("std::this_thread::sleep_for(delay);", "std::this_thread::sleep_until(delay);")),
-        ("statement order", _with(
-            "        std::this_thread::sleep_for(delay);\n        delay *= 2;\n",
-            "        delay *= 2;\n        std::this_thread::sleep_for(delay);\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "        std::this_thread::sleep_for(delay);\n        delay *= 2;\n",
+                "        delay *= 2;\n        std::this_thread::sleep_for(delay);\n",
+            ),
+        ),
         ("const qualifier", _with("int attempts) const {", "int attempts) {")),
         ("by value", _with("(const std::string& url, int attempts)", "(std::string url, int attempts)")),
     ),
     cosmetic_edits=(
         ("comments", _with("        delay *= 2;\n", "        /// exponential\n        delay *= 2;  // doubled\n")),
-        ("blank lines", _with("        std::this_thread::sleep_for(delay);\n", "\n        std::this_thread::sleep_for(delay);\n\n")),
-        ("wrapped arguments", _with(
-            'throw std::runtime_error("gave up on " + url + " after " + std::to_string(attempts) + " attempts");',
-            'throw std::runtime_error(\n        "gave up on " + url + " after " +\n        std::to_string(attempts) + " attempts");',
-        )),
+        (
+            "blank lines",
+            _with("        std::this_thread::sleep_for(delay);\n", "\n        std::this_thread::sleep_for(delay);\n\n"),
+        ),
+        (
+            "wrapped arguments",
+            _with(
+                'throw std::runtime_error("gave up on " + url + " after " + std::to_string(attempts) + " attempts");',
+                'throw std::runtime_error(\n        "gave up on " + url + " after " +\n        std::to_string(attempts) + " attempts");',
+            ),
+        ),
         ("redundant parentheses", _with("if (response.status() < 500) {", "if ((response.status() < 500)) {")),
-        ("reference spacing", _with("(const std::string& url, int attempts)", "(const std::string &url, int attempts)")),
+        (
+            "reference spacing",
+            _with("(const std::string& url, int attempts)", "(const std::string &url, int attempts)"),
+        ),
         ("braces on own line", _with("++attempt) {\n", "++attempt)\n    {\n")),
     ),
 )

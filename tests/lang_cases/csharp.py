@@ -81,7 +81,8 @@ CSHARP = LangCase(
     moved_symbol="HttpFetcher.FetchWithRetryAsync",
     duplicated=_with("Task<HttpResponseMessage> FetchWithRetryAsync(", "Task<HttpResponseMessage> FetchA(")
     + "\ninternal sealed class Mirror\n{\n"
-    + METHOD.replace("Task<HttpResponseMessage> FetchWithRetryAsync(", "Task<HttpResponseMessage> FetchB(") + "}\n",
+    + METHOD.replace("Task<HttpResponseMessage> FetchWithRetryAsync(", "Task<HttpResponseMessage> FetchB(")
+    + "}\n",
     trivial=_with("    public void Dispose()", "    private void Noop() { }\n\n    public void Dispose()"),
     trivial_symbol="Fetcher.Noop",
     trivial_renamed=_with("    public void Dispose()", "    private void Nothing() { }\n\n    public void Dispose()"),
@@ -89,27 +90,47 @@ CSHARP = LangCase(
         ("literal", _with("FromMilliseconds(500)", "FromMilliseconds(250)")),
         ("operator", _with("(int)response.StatusCode < 500", "(int)response.StatusCode <= 500")),
         ("called name", _with("await Task.Delay(", "await Task.Yield(")),
-        ("statement order", _with(
-            "                _last = response;\n                return response;\n",
-            "                return response;\n                _last = response;\n",
-        )),
-        ("interpolation", _with('$"gave up on {url} after {attempts} attempts"', '$"gave up on {attempts} after {url} attempts"')),
+        (
+            "statement order",
+            _with(
+                "                _last = response;\n                return response;\n",
+                "                return response;\n                _last = response;\n",
+            ),
+        ),
+        (
+            "interpolation",
+            _with('$"gave up on {url} after {attempts} attempts"', '$"gave up on {attempts} after {url} attempts"'),
+        ),
         ("await", _with("            await Task.Delay(", "            Task.Delay(")),
     ),
     cosmetic_edits=(
-        ("doc comments", _with(
-            "        var delay = TimeSpan.FromMilliseconds(500);\n",
-            "        /// <summary>Backoff base.</summary>\n        var delay = TimeSpan.FromMilliseconds(500); // tuned\n",
-        )),
+        (
+            "doc comments",
+            _with(
+                "        var delay = TimeSpan.FromMilliseconds(500);\n",
+                "        /// <summary>Backoff base.</summary>\n        var delay = TimeSpan.FromMilliseconds(500); // tuned\n",
+            ),
+        ),
         ("blank lines", _with("            await Task.Delay(", "\n            await Task.Delay(")),
-        ("wrapped parameters", _with(
-            "FetchWithRetryAsync(string url, int attempts)",
-            "FetchWithRetryAsync(\n        string url,\n        int attempts)",
-        )),
-        ("redundant parentheses", _with("await Task.Delay(delay * Math.Pow(2, attempt));", "await Task.Delay((delay * (Math.Pow(2, attempt))));")),
-        ("braces on the same line", _with(
-            "            if ((int)response.StatusCode < 500)\n            {\n",
-            "            if ((int)response.StatusCode < 500) {\n",
-        )),
+        (
+            "wrapped parameters",
+            _with(
+                "FetchWithRetryAsync(string url, int attempts)",
+                "FetchWithRetryAsync(\n        string url,\n        int attempts)",
+            ),
+        ),
+        (
+            "redundant parentheses",
+            _with(
+                "await Task.Delay(delay * Math.Pow(2, attempt));", "await Task.Delay((delay * (Math.Pow(2, attempt))));"
+            ),
+        ),
+        (
+            "braces on the same line",
+            _with(
+                "            if ((int)response.StatusCode < 500)\n            {\n",
+                "            if ((int)response.StatusCode < 500) {\n",
+            ),
+        ),
     ),
 )

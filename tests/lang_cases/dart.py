@@ -72,7 +72,13 @@ DART = LangCase(
         ("literal", _with("milliseconds: 500", "milliseconds: 250")),
         ("operator", _with("statusCode < 500", "statusCode <= 500")),
         ("called name", _with("client.get(Uri.parse(url))", "client.head(Uri.parse(url))")),
-        ("statement order", _with("      await Future.delayed(delay);\n      delay *= 2;\n", "      delay *= 2;\n      await Future.delayed(delay);\n")),
+        (
+            "statement order",
+            _with(
+                "      await Future.delayed(delay);\n      delay *= 2;\n",
+                "      delay *= 2;\n      await Future.delayed(delay);\n",
+            ),
+        ),
         ("interpolated text", _with("'gave up on $url after", "'failed on $url after")),
         ("async marker", _with("{int attempts = retries}) async {", "{int attempts = retries}) {")),
     ),
@@ -80,8 +86,14 @@ DART = LangCase(
         ("comments", _with("      delay *= 2;\n", "      /// exponential backoff\n      delay *= 2; // doubles\n")),
         ("blank lines", _with("      await Future.delayed(delay);\n", "\n      await Future.delayed(delay);\n\n")),
         ("trailing commas", _with("await Future.delayed(delay);", "await Future.delayed(\n        delay,\n      );")),
-        ("quote style", _with("'gave up on $url after $attempts attempts'", '"gave up on ${url} after $attempts attempts"')),
+        (
+            "quote style",
+            _with("'gave up on $url after $attempts attempts'", '"gave up on ${url} after $attempts attempts"'),
+        ),
         ("redundant parentheses", _with("if (response.statusCode < 500) {", "if ((response.statusCode < 500)) {")),
-        ("annotation", _with("  Future<Response> fetchWithRetry(", "  @visibleForTesting\n  Future<Response> fetchWithRetry(")),
+        (
+            "annotation",
+            _with("  Future<Response> fetchWithRetry(", "  @visibleForTesting\n  Future<Response> fetchWithRetry("),
+        ),
     ),
 )

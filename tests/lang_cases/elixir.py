@@ -80,7 +80,10 @@ ELIXIR = LangCase(
                 '    Logger.warning("server error #{status} on attempt #{attempt}")\n',
             ),
         ),
-        ("one clause of several", _with("when attempt > @retries, do: :give_up", "when attempt >= @retries, do: :give_up")),
+        (
+            "one clause of several",
+            _with("when attempt > @retries, do: :give_up", "when attempt >= @retries, do: :give_up"),
+        ),
         (
             "clause order",
             _with("  def retry_delay(_attempt, _response), do: :done\n", "").replace(
@@ -92,7 +95,10 @@ ELIXIR = LangCase(
     ),
     cosmetic_edits=(
         ("comment", _with("    pause = 500", "    # doubles each time, capped below\n    pause = 500")),
-        ("blank lines", _with("  def retry_delay(attempt, %{status: status})", "\n\n  def retry_delay(attempt, %{status: status})")),
+        (
+            "blank lines",
+            _with("  def retry_delay(attempt, %{status: status})", "\n\n  def retry_delay(attempt, %{status: status})"),
+        ),
         (
             "call parentheses",
             _with(
@@ -100,7 +106,10 @@ ELIXIR = LangCase(
                 '    Logger.warning "server error #{status} on attempt #{attempt}"\n',
             ),
         ),
-        ("redundant parentheses", _with("pause = 500 * Integer.pow(2, attempt - 1)", "pause = 500 * (Integer.pow(2, attempt - 1))")),
+        (
+            "redundant parentheses",
+            _with("pause = 500 * Integer.pow(2, attempt - 1)", "pause = 500 * (Integer.pow(2, attempt - 1))"),
+        ),
         ("doc", _with('  @doc "How long to wait', '  @doc "The pause to take')),
     ),
 )

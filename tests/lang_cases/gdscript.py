@@ -61,8 +61,10 @@ GDSCRIPT = LangCase(
     moved_to=f"class_name RetryingHttp\nextends RefCounted\n\nconst RETRIES := 3\n\n{METHOD}",
     moved_symbol="RetryingHttp.fetch_with_retry",
     duplicated=_with("func fetch_with_retry(", "func fetch_a(")
-    + "\n\nclass Mirror:\n" + "".join(
-        "\t" + line + "\n" if line else "\n" for line in METHOD.replace("func fetch_with_retry(", "func fetch_b(").splitlines()
+    + "\n\nclass Mirror:\n"
+    + "".join(
+        "\t" + line + "\n" if line else "\n"
+        for line in METHOD.replace("func fetch_with_retry(", "func fetch_b(").splitlines()
     ),
     trivial=SOURCE + "\n\nfunc noop() -> void:\n\tpass\n",
     trivial_symbol="Fetcher.noop",
@@ -71,19 +73,33 @@ GDSCRIPT = LangCase(
         ("literal", _with('response.get("status", 0) < 500', 'response.get("status", 0) < 400')),
         ("operator", _with('response.get("status", 0) < 500', 'response.get("status", 0) <= 500')),
         ("called name", _with("push_error(", "push_warning(")),
-        ("statement order", _with(
-            "\t\t\t_last = response\n\t\t\treturn response\n", "\t\t\treturn response\n\t\t\t_last = response\n",
-        )),
-        ("dedent out of if", _with("\t\t\t_last = response\n\t\t\treturn response\n", "\t\t\t_last = response\n\t\treturn response\n")),
-        ("indent into if", _with(
-            "\t\t\treturn response\n\t\tawait get_tree()", "\t\t\treturn response\n\t\t\tawait get_tree()",
-        )),
+        (
+            "statement order",
+            _with(
+                "\t\t\t_last = response\n\t\t\treturn response\n",
+                "\t\t\treturn response\n\t\t\t_last = response\n",
+            ),
+        ),
+        (
+            "dedent out of if",
+            _with("\t\t\t_last = response\n\t\t\treturn response\n", "\t\t\t_last = response\n\t\treturn response\n"),
+        ),
+        (
+            "indent into if",
+            _with(
+                "\t\t\treturn response\n\t\tawait get_tree()",
+                "\t\t\treturn response\n\t\t\tawait get_tree()",
+            ),
+        ),
     ),
     cosmetic_edits=(
         ("comment", _with("\t\t\treturn response\n", "\t\t\treturn response  # 4xx never heals\n")),
         ("blank lines", _with("\tvar delay := 0.5\n", "\n\tvar delay := 0.5\n\n")),
         ("quote style", _with('response.get("status", 0)', "response.get('status', 0)")),
-        ("redundant parentheses", _with("create_timer(delay * pow(2, attempt))", "create_timer((delay * pow(2, attempt)))")),
+        (
+            "redundant parentheses",
+            _with("create_timer(delay * pow(2, attempt))", "create_timer((delay * pow(2, attempt)))"),
+        ),
         ("indent width", SOURCE.replace(METHOD, METHOD.replace("\t", "    "))),
         ("trailing comma", _with("% [url, attempts])", "% [url, attempts,])")),
     ),

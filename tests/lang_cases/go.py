@@ -51,7 +51,10 @@ GO = LangCase(
     other_path="net/client.go",
     symbol="Fetcher.FetchWithRetry",
     source=SOURCE,
-    cosmetic=_with("\tdelay := 500 * time.Millisecond\n", "\t// back off exponentially\n\n\tdelay := 500 * time.Millisecond // base\n").replace(
+    cosmetic=_with(
+        "\tdelay := 500 * time.Millisecond\n",
+        "\t// back off exponentially\n\n\tdelay := 500 * time.Millisecond // base\n",
+    ).replace(
         '\treturn nil, fmt.Errorf("gave up on %s after %d attempts", url, attempts)\n',
         '\treturn nil, fmt.Errorf(\n\t\t"gave up on %s after %d attempts",\n\t\turl,\n\t\tattempts,\n\t)\n',
     ),
@@ -64,7 +67,8 @@ GO = LangCase(
     moved_to=f'package net\n\nimport (\n\t"fmt"\n\t"net/http"\n\t"time"\n)\n\n{METHOD}',
     moved_symbol="Fetcher.FetchWithRetry",
     duplicated=_with(") FetchWithRetry(", ") FetchA(")
-    + "\n" + METHOD.replace("func (f *Fetcher) FetchWithRetry(", "func (f *Mirror) FetchB("),
+    + "\n"
+    + METHOD.replace("func (f *Fetcher) FetchWithRetry(", "func (f *Mirror) FetchB("),
     trivial=SOURCE + "\nfunc noop() {}\n",
     trivial_symbol="noop",
     trivial_renamed=SOURCE + "\nfunc nothing() {}\n",
@@ -73,7 +77,10 @@ GO = LangCase(
         ("operator", _with("resp.StatusCode < 500", "resp.StatusCode <= 500")),
         ("logical operator", _with("err == nil && resp", "err == nil || resp")),
         ("called name", _with("time.Sleep(", "time.Wait(")),
-        ("statement order", _with("\t\t\tf.last = resp\n\t\t\treturn resp, nil\n", "\t\t\treturn resp, nil\n\t\t\tf.last = resp\n")),
+        (
+            "statement order",
+            _with("\t\t\tf.last = resp\n\t\t\treturn resp, nil\n", "\t\t\treturn resp, nil\n\t\t\tf.last = resp\n"),
+        ),
         ("value receiver", _with("func (f *Fetcher) FetchWithRetry(", "func (f Fetcher) FetchWithRetry(")),
     ),
     cosmetic_edits=(
@@ -81,7 +88,12 @@ GO = LangCase(
         ("blank lines", _with("\tdelay := 500 * time.Millisecond\n", "\n\tdelay := 500 * time.Millisecond\n\n")),
         ("semicolons", _with("\t\t\tf.last = resp\n", "\t\t\tf.last = resp;\n")),
         ("spacing", _with("time.Duration(1<<attempt)", "time.Duration(1 << attempt)")),
-        ("redundant parentheses", _with("time.Sleep(delay * time.Duration(1<<attempt))", "time.Sleep((delay * time.Duration((1 << attempt))))")),
-        ("trailing comma", _with('url, attempts)\n}', 'url, attempts,\n\t)\n}')),
+        (
+            "redundant parentheses",
+            _with(
+                "time.Sleep(delay * time.Duration(1<<attempt))", "time.Sleep((delay * time.Duration((1 << attempt))))"
+            ),
+        ),
+        ("trailing comma", _with("url, attempts)\n}", "url, attempts,\n\t)\n}")),
     ),
 )

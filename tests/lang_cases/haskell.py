@@ -78,31 +78,43 @@ HASKELL = LangCase(
                 '        hPutStrLn stderr ("attempt " ++ show n ++ " failed for " ++ url)\n',
             ),
         ),
-        ("dedent out of the inner do", _with("        threadDelay (500000 * 2 ^ n)\n", "      threadDelay (500000 * 2 ^ n)\n")),
+        (
+            "dedent out of the inner do",
+            _with("        threadDelay (500000 * 2 ^ n)\n", "      threadDelay (500000 * 2 ^ n)\n"),
+        ),
         ("one equation of several", _with("| attempts <= 0 =", "| attempts < 0 =")),
     ),
     cosmetic_edits=(
-        ("haddock and comments", _with("    go n = do\n", "    -- | one attempt, then the next\n    go n = do -- counts from 1\n")),
+        (
+            "haddock and comments",
+            _with("    go n = do\n", "    -- | one attempt, then the next\n    go n = do -- counts from 1\n"),
+        ),
         ("blank lines", _with("fetchWithRetry attempts url = go 1\n", "\nfetchWithRetry attempts url = go 1\n\n")),
         ("redundant parentheses", _with("(500000 * 2 ^ n)", "(500000 * (2 ^ n))")),
-        ("signature layout", _with(
-            "fetchWithRetry :: Int -> String -> IO (Either String Response)\n",
-            "fetchWithRetry ::\n  Int ->\n  String ->\n  IO (Either String Response)\n",
-        )),
+        (
+            "signature layout",
+            _with(
+                "fetchWithRetry :: Int -> String -> IO (Either String Response)\n",
+                "fetchWithRetry ::\n  Int ->\n  String ->\n  IO (Either String Response)\n",
+            ),
+        ),
         (
             "if layout",
             _with(
-                "        else if n >= attempts then pure (Left (\"gave up on \" ++ url)) else go (n + 1)\n",
-                "        else if n >= attempts\n          then pure (Left (\"gave up on \" ++ url))\n          else go (n + 1)\n",
+                '        else if n >= attempts then pure (Left ("gave up on " ++ url)) else go (n + 1)\n',
+                '        else if n >= attempts\n          then pure (Left ("gave up on " ++ url))\n          else go (n + 1)\n',
             ),
         ),
-        ("explicit braces", _with(
-            "      when failed $ do\n"
-            '        hPutStrLn stderr ("attempt " ++ show n ++ " failed for " ++ url)\n'
-            "        threadDelay (500000 * 2 ^ n)\n",
-            "      when failed $ do {\n"
-            '        hPutStrLn stderr ("attempt " ++ show n ++ " failed for " ++ url);\n'
-            "        threadDelay (500000 * 2 ^ n) }\n",
-        )),
+        (
+            "explicit braces",
+            _with(
+                "      when failed $ do\n"
+                '        hPutStrLn stderr ("attempt " ++ show n ++ " failed for " ++ url)\n'
+                "        threadDelay (500000 * 2 ^ n)\n",
+                "      when failed $ do {\n"
+                '        hPutStrLn stderr ("attempt " ++ show n ++ " failed for " ++ url);\n'
+                "        threadDelay (500000 * 2 ^ n) }\n",
+            ),
+        ),
     ),
 )

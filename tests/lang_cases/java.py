@@ -75,7 +75,9 @@ JAVA = LangCase(
     moved_to=f"package net;\n\n{IMPORTS}\nclass HttpFetcher {{\n    private HttpClient client;\n    private HttpResponse<String> last;\n\n{METHOD}}}\n",
     moved_symbol="HttpFetcher.fetchWithRetry",
     duplicated=_with("HttpResponse<String> fetchWithRetry(", "HttpResponse<String> fetchA(")
-    + "\nclass Mirror {\n" + METHOD.replace("HttpResponse<String> fetchWithRetry(", "HttpResponse<String> fetchB(") + "}\n",
+    + "\nclass Mirror {\n"
+    + METHOD.replace("HttpResponse<String> fetchWithRetry(", "HttpResponse<String> fetchB(")
+    + "}\n",
     trivial=_with("    public void close() {", "    void noop() {}\n\n    public void close() {"),
     trivial_symbol="Fetcher.noop",
     trivial_renamed=_with("    public void close() {", "    void nothing() {}\n\n    public void close() {"),
@@ -83,21 +85,47 @@ JAVA = LangCase(
         ("literal", _with("long delay = 500;", "long delay = 250;")),
         ("operator", _with("response.statusCode() < 500", "response.statusCode() <= 500")),
         ("called name", _with("Thread.sleep(", "Thread.onSpinWait(")),
-        ("statement order", _with("                last = response;\n                return response;\n", "                return response;\n                last = response;\n")),
+        (
+            "statement order",
+            _with(
+                "                last = response;\n                return response;\n",
+                "                return response;\n                last = response;\n",
+            ),
+        ),
         ("shift", _with("(1L << attempt)", "(1L >> attempt)")),
-        ("modifier", _with("    public HttpResponse<String> fetchWithRetry(", "    protected HttpResponse<String> fetchWithRetry(")),
+        (
+            "modifier",
+            _with(
+                "    public HttpResponse<String> fetchWithRetry(", "    protected HttpResponse<String> fetchWithRetry("
+            ),
+        ),
     ),
     cosmetic_edits=(
-        ("javadoc and comments", _with(
-            "        long delay = 500;\n",
-            "        /** Backoff base, in milliseconds. */\n        long delay = 500; // tuned\n",
-        )),
+        (
+            "javadoc and comments",
+            _with(
+                "        long delay = 500;\n",
+                "        /** Backoff base, in milliseconds. */\n        long delay = 500; // tuned\n",
+            ),
+        ),
         ("blank lines", _with("            Thread.sleep(", "\n            Thread.sleep(")),
-        ("wrapped parameters", _with(
-            "fetchWithRetry(String url, int attempts) throws",
-            "fetchWithRetry(\n            String url,\n            int attempts\n    ) throws",
-        )),
-        ("redundant parentheses", _with("Thread.sleep(delay * (1L << attempt));", "Thread.sleep((delay * ((1L << attempt))));")),
-        ("braces on own line", _with("            if (response.statusCode() < 500) {\n", "            if (response.statusCode() < 500)\n            {\n")),
+        (
+            "wrapped parameters",
+            _with(
+                "fetchWithRetry(String url, int attempts) throws",
+                "fetchWithRetry(\n            String url,\n            int attempts\n    ) throws",
+            ),
+        ),
+        (
+            "redundant parentheses",
+            _with("Thread.sleep(delay * (1L << attempt));", "Thread.sleep((delay * ((1L << attempt))));"),
+        ),
+        (
+            "braces on own line",
+            _with(
+                "            if (response.statusCode() < 500) {\n",
+                "            if (response.statusCode() < 500)\n            {\n",
+            ),
+        ),
     ),
 )

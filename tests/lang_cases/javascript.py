@@ -48,7 +48,9 @@ JAVASCRIPT = LangCase(
     other_path="src/net/client.js",
     symbol="Fetcher.fetchWithRetry",
     source=SOURCE,
-    cosmetic=_with("    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n").replace(
+    cosmetic=_with(
+        "    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n"
+    ).replace(
         '      const response = await this.session.get(url, { timeout: 30000, mode: "cors" });\n',
         "      const response = await this.session.get(url, {\n        timeout: 30000,\n        mode: 'cors',\n      });\n",
     ),
@@ -92,7 +94,10 @@ export class HttpClient {{
             SOURCE.replace(METHOD, METHOD.replace(";\n", "\n")),
         ),
         ("quote style", _with('mode: "cors"', "mode: 'cors'")),
-        ("arrow parameter parentheses", _with("((listener) => listener(response))", "(listener => listener(response))")),
+        (
+            "arrow parameter parentheses",
+            _with("((listener) => listener(response))", "(listener => listener(response))"),
+        ),
         ("redundant parentheses", _with("sleep(delay * 2 ** attempt)", "sleep((delay * (2 ** attempt)))")),
     ),
 )

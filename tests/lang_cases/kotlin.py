@@ -70,7 +70,9 @@ KOTLIN = LangCase(
     f"    private var last: Response? = null\n\n{METHOD}}}\n",
     moved_symbol="HttpFetcher.fetchWithRetry",
     duplicated=_with("suspend fun fetchWithRetry(", "suspend fun fetchA(")
-    + "\nclass Mirror {\n" + METHOD.replace("suspend fun fetchWithRetry(", "suspend fun fetchB(") + "}\n",
+    + "\nclass Mirror {\n"
+    + METHOD.replace("suspend fun fetchWithRetry(", "suspend fun fetchB(")
+    + "}\n",
     trivial=_with("    override fun close() {", "    private fun noop() {}\n\n    override fun close() {"),
     trivial_symbol="Fetcher.noop",
     trivial_renamed=_with("    override fun close() {", "    private fun nothing() {}\n\n    override fun close() {"),
@@ -78,23 +80,35 @@ KOTLIN = LangCase(
         ("literal", _with("var delayMs = 500L", "var delayMs = 250L")),
         ("operator", _with("response.code < 500", "response.code <= 500")),
         ("called name", _with("            delay(delayMs", "            Thread.sleep(delayMs")),
-        ("statement order", _with(
-            "                last = response\n                return response\n",
-            "                return response\n                last = response\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "                last = response\n                return response\n",
+                "                return response\n                last = response\n",
+            ),
+        ),
         ("infix function", _with("(1 shl attempt)", "(1 shr attempt)")),
-        ("string template", _with('"gave up on $url after $attempts attempts"', '"gave up on $attempts after $url attempts"')),
+        (
+            "string template",
+            _with('"gave up on $url after $attempts attempts"', '"gave up on $attempts after $url attempts"'),
+        ),
     ),
     cosmetic_edits=(
-        ("kdoc and comments", _with(
-            "        var delayMs = 500L\n",
-            "        /** Backoff base, in milliseconds. */\n        var delayMs = 500L // tuned\n",
-        )),
+        (
+            "kdoc and comments",
+            _with(
+                "        var delayMs = 500L\n",
+                "        /** Backoff base, in milliseconds. */\n        var delayMs = 500L // tuned\n",
+            ),
+        ),
         ("blank lines", _with("            delay(delayMs", "\n            delay(delayMs")),
-        ("wrapped parameters with trailing comma", _with(
-            "fetchWithRetry(url: String, attempts: Int = RETRIES)",
-            "fetchWithRetry(\n        url: String,\n        attempts: Int = RETRIES,\n    )",
-        )),
+        (
+            "wrapped parameters with trailing comma",
+            _with(
+                "fetchWithRetry(url: String, attempts: Int = RETRIES)",
+                "fetchWithRetry(\n        url: String,\n        attempts: Int = RETRIES,\n    )",
+            ),
+        ),
         ("redundant parentheses", _with("if (response.code < 500) {", "if ((response.code < 500)) {")),
         ("semicolons", _with("                last = response\n", "                last = response;\n")),
     ),

@@ -63,10 +63,12 @@ LUA = LangCase(
     new_symbol="Fetcher.get_with_backoff",
     without=cut(SOURCE, "function Fetcher:fetch_with_retry(", "function Fetcher:close()"),
     moved_to='local socket = require("socket")\n\nlocal HttpFetcher = {}\n\n'
-    + METHOD.replace("function Fetcher:", "function HttpFetcher:") + "\nreturn HttpFetcher\n",
+    + METHOD.replace("function Fetcher:", "function HttpFetcher:")
+    + "\nreturn HttpFetcher\n",
     moved_symbol="HttpFetcher.fetch_with_retry",
     duplicated=_with("function Fetcher:fetch_with_retry(", "function Fetcher:fetch_a(").replace(
-        "return Fetcher\n", METHOD.replace("function Fetcher:fetch_with_retry(", "function Mirror:fetch_b(") + "\nreturn Fetcher\n"
+        "return Fetcher\n",
+        METHOD.replace("function Fetcher:fetch_with_retry(", "function Mirror:fetch_b(") + "\nreturn Fetcher\n",
     ),
     trivial=_with("function Fetcher:close()", "local function noop() end\n\nfunction Fetcher:close()"),
     trivial_symbol="noop",
@@ -75,10 +77,13 @@ LUA = LangCase(
         ("literal", _with("local delay = 0.5", "local delay = 0.25")),
         ("operator", _with("status < 500", "status <= 500")),
         ("called name", _with("socket.sleep(", "socket.select(")),
-        ("statement order", _with(
-            "      self.last = body\n      self.status = status\n",
-            "      self.status = status\n      self.last = body\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "      self.last = body\n      self.status = status\n",
+                "      self.status = status\n      self.last = body\n",
+            ),
+        ),
         ("method to function", _with("function Fetcher:fetch_with_retry(", "function Fetcher.fetch_with_retry(")),
         ("precedence", _with("delay * 2 ^ (attempt - 1)", "(delay * 2) ^ (attempt - 1)")),
     ),

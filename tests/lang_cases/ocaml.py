@@ -63,28 +63,45 @@ OCAML = LangCase(
         ("literal", _with("go 1 0.5", "go 1 0.25")),
         ("operator", _with("response.status < 500", "response.status <= 500")),
         ("called name", _with("Unix.sleepf delay", "Thread.delay delay")),
-        ("statement order", _with(
-            "          Unix.sleepf delay;\n          go (attempt + 1) (delay *. 2.0)\n",
-            "          go (attempt + 1) (delay *. 2.0);\n          Unix.sleepf delay\n",
-        )),
-        ("case order", _with(
-            "      | Ok response when response.status < 500 -> Ok response\n"
-            "      | Ok _ | Error _ when attempt < attempts ->\n"
-            "          Unix.sleepf delay;\n"
-            "          go (attempt + 1) (delay *. 2.0)\n",
-            "      | Ok _ | Error _ when attempt < attempts ->\n"
-            "          Unix.sleepf delay;\n"
-            "          go (attempt + 1) (delay *. 2.0)\n"
-            "      | Ok response when response.status < 500 -> Ok response\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "          Unix.sleepf delay;\n          go (attempt + 1) (delay *. 2.0)\n",
+                "          go (attempt + 1) (delay *. 2.0);\n          Unix.sleepf delay\n",
+            ),
+        ),
+        (
+            "case order",
+            _with(
+                "      | Ok response when response.status < 500 -> Ok response\n"
+                "      | Ok _ | Error _ when attempt < attempts ->\n"
+                "          Unix.sleepf delay;\n"
+                "          go (attempt + 1) (delay *. 2.0)\n",
+                "      | Ok _ | Error _ when attempt < attempts ->\n"
+                "          Unix.sleepf delay;\n"
+                "          go (attempt + 1) (delay *. 2.0)\n"
+                "      | Ok response when response.status < 500 -> Ok response\n",
+            ),
+        ),
         ("labelled argument", _with("?(attempts = retries)", "?(attempts = 5)")),
     ),
     cosmetic_edits=(
-        ("comments", _with("          Unix.sleepf delay;\n", "          (** wait *) Unix.sleepf delay; (* then retry *)\n")),
+        (
+            "comments",
+            _with("          Unix.sleepf delay;\n", "          (** wait *) Unix.sleepf delay; (* then retry *)\n"),
+        ),
         ("blank lines", _with("    in\n    go 1 0.5\n", "    in\n\n    go 1 0.5\n")),
-        ("begin end", _with("          Unix.sleepf delay;\n          go (attempt + 1) (delay *. 2.0)\n",
-                            "          begin\n            Unix.sleepf delay;\n            go (attempt + 1) (delay *. 2.0)\n          end\n")),
-        ("redundant parentheses", _with("Error (Printf.sprintf", "(Error (Printf.sprintf").replace("url attempts)\n", "url attempts))\n")),
+        (
+            "begin end",
+            _with(
+                "          Unix.sleepf delay;\n          go (attempt + 1) (delay *. 2.0)\n",
+                "          begin\n            Unix.sleepf delay;\n            go (attempt + 1) (delay *. 2.0)\n          end\n",
+            ),
+        ),
+        (
+            "redundant parentheses",
+            _with("Error (Printf.sprintf", "(Error (Printf.sprintf").replace("url attempts)\n", "url attempts))\n"),
+        ),
         ("first case bar", _with("      | Ok response when", "        Ok response when")),
     ),
 )

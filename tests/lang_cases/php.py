@@ -77,30 +77,58 @@ PHP = LangCase(
     moved_to="<?php\n\nnamespace App\\Http;\n\nclass HttpFetcher extends Fetcher\n{\n" + METHOD + "}\n",
     moved_symbol="HttpFetcher.fetchWithRetry",
     duplicated=_with("public function fetchWithRetry(", "public function fetchA(")
-    + "\nclass Mirror\n{\n" + METHOD.replace("public function fetchWithRetry(", "public function fetchB(") + "}\n",
-    trivial=_with("    public function close(): void", "    private function noop(): void {}\n\n    public function close(): void"),
+    + "\nclass Mirror\n{\n"
+    + METHOD.replace("public function fetchWithRetry(", "public function fetchB(")
+    + "}\n",
+    trivial=_with(
+        "    public function close(): void", "    private function noop(): void {}\n\n    public function close(): void"
+    ),
     trivial_symbol="Fetcher.noop",
-    trivial_renamed=_with("    public function close(): void", "    private function nothing(): void {}\n\n    public function close(): void"),
+    trivial_renamed=_with(
+        "    public function close(): void",
+        "    private function nothing(): void {}\n\n    public function close(): void",
+    ),
     real_edits=(
         ("literal", _with("$delay = 500;", "$delay = 250;")),
         ("operator", _with("getStatusCode() < 500", "getStatusCode() <= 500")),
         ("called name", _with("usleep($delay", "sleep($delay")),
-        ("statement order", _with(
-            "                $this->last = $response;\n                return $response;\n",
-            "                return $response;\n                $this->last = $response;\n",
-        )),
-        ("interpolation", _with('"gave up on {$url} after {$attempts} attempts"', '"gave up on {$attempts} after {$url} attempts"')),
-        ("raw quotes", _with('"gave up on {$url} after {$attempts} attempts"', "'gave up on {$url} after {$attempts} attempts'")),
+        (
+            "statement order",
+            _with(
+                "                $this->last = $response;\n                return $response;\n",
+                "                return $response;\n                $this->last = $response;\n",
+            ),
+        ),
+        (
+            "interpolation",
+            _with('"gave up on {$url} after {$attempts} attempts"', '"gave up on {$attempts} after {$url} attempts"'),
+        ),
+        (
+            "raw quotes",
+            _with('"gave up on {$url} after {$attempts} attempts"', "'gave up on {$url} after {$attempts} attempts'"),
+        ),
     ),
     cosmetic_edits=(
-        ("comments", _with("            usleep(", "            # exponential backoff\n            /** doubled */ usleep(")),
+        (
+            "comments",
+            _with("            usleep(", "            # exponential backoff\n            /** doubled */ usleep("),
+        ),
         ("blank lines", _with("            usleep(", "\n            usleep(")),
         ("quote style", _with("createRequest('GET', $url)", 'createRequest("GET", $url)')),
-        ("redundant parentheses", _with("usleep($delay * 1000 * (2 ** $attempt));", "usleep((($delay * 1000) * (2 ** $attempt)));")),
-        ("trailing comma", _with("->withHeader('Accept', 'application/json')", "->withHeader('Accept', 'application/json',)")),
-        ("braces on the same line", _with(
-            "    public function fetchWithRetry(string $url, int $attempts = 3): ResponseInterface\n    {\n",
-            "    public function fetchWithRetry(string $url, int $attempts = 3): ResponseInterface {\n",
-        )),
+        (
+            "redundant parentheses",
+            _with("usleep($delay * 1000 * (2 ** $attempt));", "usleep((($delay * 1000) * (2 ** $attempt)));"),
+        ),
+        (
+            "trailing comma",
+            _with("->withHeader('Accept', 'application/json')", "->withHeader('Accept', 'application/json',)"),
+        ),
+        (
+            "braces on the same line",
+            _with(
+                "    public function fetchWithRetry(string $url, int $attempts = 3): ResponseInterface\n    {\n",
+                "    public function fetchWithRetry(string $url, int $attempts = 3): ResponseInterface {\n",
+            ),
+        ),
     ),
 )

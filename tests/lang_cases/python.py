@@ -34,16 +34,20 @@ PYTHON = LangCase(
     cosmetic=PYTHON_SOURCE.replace(
         "        delay = 0.5\n",
         "        # back off exponentially\n\n        delay = 0.5  # seconds\n",
-    ).replace(
+    )
+    .replace(
         "            response = self.session.get(url, timeout=30)\n",
         "            response = self.session.get(\n                url,\n                timeout=30,\n            )\n",
-    ).replace('f"gave up on {url} after {attempts} attempts"', "f'gave up on {url} after {attempts} attempts'"),
+    )
+    .replace('f"gave up on {url} after {attempts} attempts"', "f'gave up on {url} after {attempts} attempts'"),
     edited=PYTHON_SOURCE.replace("timeout=30", "timeout=60"),
     edited_line="response = self.session.get(url, timeout=60)",
     renamed=PYTHON_SOURCE.replace("def fetch_with_retry(", "def get_with_backoff("),
     new_symbol="Fetcher.get_with_backoff",
-    without=PYTHON_SOURCE.replace(PYTHON_SOURCE[PYTHON_SOURCE.index("    def fetch_with_retry"):PYTHON_SOURCE.index("    def close")], ""),
-    moved_to='''\
+    without=PYTHON_SOURCE.replace(
+        PYTHON_SOURCE[PYTHON_SOURCE.index("    def fetch_with_retry") : PYTHON_SOURCE.index("    def close")], ""
+    ),
+    moved_to="""\
 import time
 
 RETRIES = 3
@@ -58,10 +62,10 @@ def fetch_with_retry(self, url, attempts=RETRIES):
             return response
         time.sleep(delay * (2 ** attempt))
     raise RuntimeError(f"gave up on {url} after {attempts} attempts")
-''',
+""",
     moved_symbol="fetch_with_retry",
     duplicated=PYTHON_SOURCE.replace("def fetch_with_retry(", "def fetch_a(")
-    + '''
+    + """
 
 class Mirror:
     def fetch_b(self, url, attempts=RETRIES):
@@ -73,7 +77,7 @@ class Mirror:
                 return response
             time.sleep(delay * (2 ** attempt))
         raise RuntimeError(f"gave up on {url} after {attempts} attempts")
-''',
+""",
     trivial=PYTHON_SOURCE + "\n\ndef noop():\n    pass\n",
     trivial_symbol="noop",
     trivial_renamed=PYTHON_SOURCE + "\n\ndef nothing():\n    pass\n",
@@ -106,11 +110,22 @@ class Mirror:
     cosmetic_edits=(
         ("comment", PYTHON_SOURCE.replace("        delay = 0.5\n", "        delay = 0.5  # tuned by hand\n")),
         ("blank lines", PYTHON_SOURCE.replace("        delay = 0.5\n", "\n        delay = 0.5\n\n")),
-        ("docstring", PYTHON_SOURCE.replace("        delay = 0.5\n", '        """Retry 5xx with backoff."""\n        delay = 0.5\n')),
-        ("quotes and wrapping", PYTHON_SOURCE.replace(
-            'raise RuntimeError(f"gave up on {url} after {attempts} attempts")',
-            "raise RuntimeError(\n            f'gave up on {url} after {attempts} attempts',\n        )",
-        )),
-        ("redundant parentheses", PYTHON_SOURCE.replace("time.sleep(delay * (2 ** attempt))", "time.sleep((delay * (2 ** attempt)))")),
+        (
+            "docstring",
+            PYTHON_SOURCE.replace(
+                "        delay = 0.5\n", '        """Retry 5xx with backoff."""\n        delay = 0.5\n'
+            ),
+        ),
+        (
+            "quotes and wrapping",
+            PYTHON_SOURCE.replace(
+                'raise RuntimeError(f"gave up on {url} after {attempts} attempts")',
+                "raise RuntimeError(\n            f'gave up on {url} after {attempts} attempts',\n        )",
+            ),
+        ),
+        (
+            "redundant parentheses",
+            PYTHON_SOURCE.replace("time.sleep(delay * (2 ** attempt))", "time.sleep((delay * (2 ** attempt)))"),
+        ),
     ),
 )

@@ -77,20 +77,42 @@ RUBY = LangCase(
         ("literal", _with("delay = 0.5", "delay = 0.25")),
         ("operator", _with("response.status < 500", "response.status <= 500")),
         ("called name", _with("        sleep(delay", "        wait(delay")),
-        ("statement order", _with(
-            "          @last = response\n          return response\n",
-            "          return response\n          @last = response\n",
-        )),
-        ("interpolation", _with('"gave up on #{url} after #{attempts} attempts"', '"gave up on #{attempts} after #{url} attempts"')),
-        ("raw quotes", _with('"gave up on #{url} after #{attempts} attempts"', "'gave up on #{url} after #{attempts} attempts'")),
+        (
+            "statement order",
+            _with(
+                "          @last = response\n          return response\n",
+                "          return response\n          @last = response\n",
+            ),
+        ),
+        (
+            "interpolation",
+            _with('"gave up on #{url} after #{attempts} attempts"', '"gave up on #{attempts} after #{url} attempts"'),
+        ),
+        (
+            "raw quotes",
+            _with('"gave up on #{url} after #{attempts} attempts"', "'gave up on #{url} after #{attempts} attempts'"),
+        ),
     ),
     cosmetic_edits=(
-        ("comments", _with("        sleep(delay * (2**attempt))\n", "        # exponential\n        sleep(delay * (2**attempt)) # doubled\n")),
+        (
+            "comments",
+            _with(
+                "        sleep(delay * (2**attempt))\n",
+                "        # exponential\n        sleep(delay * (2**attempt)) # doubled\n",
+            ),
+        ),
         ("blank lines", _with("        sleep(delay", "\n        sleep(delay")),
-        ("call without parentheses", _with("        sleep(delay * (2**attempt))\n", "        sleep delay * (2**attempt)\n")),
+        (
+            "call without parentheses",
+            _with("        sleep(delay * (2**attempt))\n", "        sleep delay * (2**attempt)\n"),
+        ),
         ("redundant parentheses", _with("if response.status < 500", "if (response.status < 500)")),
         ("quote style", _with("{ 'Accept' => 'application/json' }", '{ "Accept" => "application/json" }')),
-        ("block style", _with("      attempts.times do |attempt|\n", "      attempts.times { |attempt|\n").replace(
-            "        sleep(delay * (2**attempt))\n      end\n", "        sleep(delay * (2**attempt))\n      }\n")),
+        (
+            "block style",
+            _with("      attempts.times do |attempt|\n", "      attempts.times { |attempt|\n").replace(
+                "        sleep(delay * (2**attempt))\n      end\n", "        sleep(delay * (2**attempt))\n      }\n"
+            ),
+        ),
     ),
 )

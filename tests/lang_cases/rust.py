@@ -79,15 +79,36 @@ RUST = LangCase(
         ("literal", _with("from_millis(500)", "from_millis(250)")),
         ("operator", _with("as_u16() < 500", "as_u16() <= 500")),
         ("called name", _with("self.client.get(url)", "self.client.head(url)")),
-        ("statement order", _with("            sleep(delay);\n            delay *= 2;\n", "            delay *= 2;\n            sleep(delay);\n")),
+        (
+            "statement order",
+            _with(
+                "            sleep(delay);\n            delay *= 2;\n",
+                "            delay *= 2;\n            sleep(delay);\n",
+            ),
+        ),
         ("error propagation", _with(".send()?;", ".send().unwrap();")),
-        ("macro argument", _with('format!("gave up on {} after {} attempts", url, attempts)', 'format!("gave up on {} after {} attempts", attempts, url)')),
+        (
+            "macro argument",
+            _with(
+                'format!("gave up on {} after {} attempts", url, attempts)',
+                'format!("gave up on {} after {} attempts", attempts, url)',
+            ),
+        ),
     ),
     cosmetic_edits=(
-        ("comments", _with("            sleep(delay);\n", "            /// exponential backoff\n            sleep(/* base */ delay);\n")),
+        (
+            "comments",
+            _with(
+                "            sleep(delay);\n",
+                "            /// exponential backoff\n            sleep(/* base */ delay);\n",
+            ),
+        ),
         ("blank lines", _with("            sleep(delay);\n", "\n            sleep(delay);\n\n")),
         ("trailing commas", _with('", url, attempts)))', '",\n            url,\n            attempts,\n        )))')),
-        ("redundant parentheses", _with("if response.status().as_u16() < 500 {", "if (response.status().as_u16() < 500) {")),
+        (
+            "redundant parentheses",
+            _with("if response.status().as_u16() < 500 {", "if (response.status().as_u16() < 500) {"),
+        ),
         ("spacing", _with("for _attempt in 0..attempts {", "for _attempt in 0 .. attempts {")),
     ),
 )

@@ -74,31 +74,47 @@ SCALA = LangCase(
     f"  private var last: Option[HttpResponse[String]] = None\n\n{METHOD}}}\n",
     moved_symbol="HttpFetcher.fetchWithRetry",
     duplicated=_with("  def fetchWithRetry(", "  def fetchA(")
-    + "\nclass Mirror(client: HttpClient) {\n" + METHOD.replace("  def fetchWithRetry(", "  def fetchB(") + "}\n",
+    + "\nclass Mirror(client: HttpClient) {\n"
+    + METHOD.replace("  def fetchWithRetry(", "  def fetchB(")
+    + "}\n",
     trivial=_with("  override def close(): Unit", "  private def noop(): Unit = ()\n\n  override def close(): Unit"),
     trivial_symbol="Fetcher.noop",
-    trivial_renamed=_with("  override def close(): Unit", "  private def nothing(): Unit = ()\n\n  override def close(): Unit"),
+    trivial_renamed=_with(
+        "  override def close(): Unit", "  private def nothing(): Unit = ()\n\n  override def close(): Unit"
+    ),
     real_edits=(
         ("literal", _with("var delay = 500.millis", "var delay = 250.millis")),
         ("operator", _with("response.statusCode() < 500", "response.statusCode() <= 500")),
         ("called name", _with("      Thread.sleep(", "      Thread.onSpinWait(")),
-        ("statement order", _with(
-            "        last = Some(response)\n        return response\n",
-            "        return response\n        last = Some(response)\n",
-        )),
+        (
+            "statement order",
+            _with(
+                "        last = Some(response)\n        return response\n",
+                "        return response\n        last = Some(response)\n",
+            ),
+        ),
         ("range", _with("0 until attempts", "0 to attempts")),
-        ("interpolator", _with('s"gave up on $url after $attempts attempts"', 'f"gave up on $url after $attempts attempts"')),
+        (
+            "interpolator",
+            _with('s"gave up on $url after $attempts attempts"', 'f"gave up on $url after $attempts attempts"'),
+        ),
     ),
     cosmetic_edits=(
-        ("scaladoc and comments", _with(
-            "    var delay = 500.millis\n",
-            "    /** Backoff base. */\n    var delay = 500.millis // tuned\n",
-        )),
+        (
+            "scaladoc and comments",
+            _with(
+                "    var delay = 500.millis\n",
+                "    /** Backoff base. */\n    var delay = 500.millis // tuned\n",
+            ),
+        ),
         ("blank lines", _with("      Thread.sleep(", "\n      Thread.sleep(")),
-        ("wrapped parameters with trailing comma", _with(
-            "fetchWithRetry(url: String, attempts: Int = Fetcher.Retries)",
-            "fetchWithRetry(\n      url: String,\n      attempts: Int = Fetcher.Retries,\n  )",
-        )),
+        (
+            "wrapped parameters with trailing comma",
+            _with(
+                "fetchWithRetry(url: String, attempts: Int = Fetcher.Retries)",
+                "fetchWithRetry(\n      url: String,\n      attempts: Int = Fetcher.Retries,\n  )",
+            ),
+        ),
         ("redundant parentheses", _with("if (response.statusCode() < 500) {", "if ((response.statusCode() < 500)) {")),
         ("semicolons", _with("        last = Some(response)\n", "        last = Some(response);\n")),
     ),

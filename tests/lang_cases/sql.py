@@ -66,30 +66,54 @@ SQL = LangCase(
     moved_to=f"-- 0042: overdue totals for dunning\n\n{FUNCTION}",
     moved_symbol="billing.overdue_total",
     duplicated=_with("FUNCTION billing.overdue_total(", "FUNCTION billing.overdue_a(")
-    + "\n" + FUNCTION.replace("FUNCTION billing.overdue_total(", "FUNCTION reporting.overdue_b("),
+    + "\n"
+    + FUNCTION.replace("FUNCTION billing.overdue_total(", "FUNCTION reporting.overdue_b("),
     trivial=SOURCE + "\nCREATE VIEW one AS SELECT 1;\n",
     trivial_symbol="one",
     trivial_renamed=SOURCE + "\nCREATE VIEW uno AS SELECT 1;\n",
     real_edits=(
-        ("literal", _with("COALESCE(SUM(i.amount_cents - i.paid_cents), 0)", "COALESCE(SUM(i.amount_cents - i.paid_cents), -1)")),
+        (
+            "literal",
+            _with(
+                "COALESCE(SUM(i.amount_cents - i.paid_cents), 0)", "COALESCE(SUM(i.amount_cents - i.paid_cents), -1)"
+            ),
+        ),
         ("operator", _with("i.due_on < CURRENT_DATE", "i.due_on <= CURRENT_DATE")),
         ("called name", _with("SUM(i.amount_cents", "MAX(i.amount_cents")),
-        ("condition order", _with(
-            "      AND i.status = 'open'\n      AND i.due_on < CURRENT_DATE - grace_days\n",
-            "      AND i.due_on < CURRENT_DATE - grace_days\n      AND i.status = 'open'\n",
-        )),
+        (
+            "condition order",
+            _with(
+                "      AND i.status = 'open'\n      AND i.due_on < CURRENT_DATE - grace_days\n",
+                "      AND i.due_on < CURRENT_DATE - grace_days\n      AND i.status = 'open'\n",
+            ),
+        ),
         ("join kind", _with("    JOIN billing.customers AS c", "    LEFT JOIN billing.customers AS c")),
         ("volatility", _with("LANGUAGE sql STABLE AS", "LANGUAGE sql VOLATILE AS")),
     ),
     cosmetic_edits=(
-        ("comments", _with("      AND c.deleted_at IS NULL;\n", "      AND c.deleted_at IS NULL; -- soft-deleted customers owe nothing\n")),
+        (
+            "comments",
+            _with(
+                "      AND c.deleted_at IS NULL;\n",
+                "      AND c.deleted_at IS NULL; -- soft-deleted customers owe nothing\n",
+            ),
+        ),
         ("blank lines", _with("    WHERE i.customer_id = cust\n", "\n    WHERE i.customer_id = cust\n\n")),
-        ("keyword case", _with("    WHERE i.customer_id = cust\n      AND", "    where i.customer_id = cust\n      and")),
+        (
+            "keyword case",
+            _with("    WHERE i.customer_id = cust\n      AND", "    where i.customer_id = cust\n      and"),
+        ),
         ("unquoted name case", _with("FROM billing.invoices AS i", "FROM Billing.Invoices AS i")),
-        ("redundant parentheses", _with("AND i.due_on < CURRENT_DATE - grace_days", "AND i.due_on < (CURRENT_DATE - grace_days)")),
-        ("reflow", _with(
-            "CREATE OR REPLACE FUNCTION billing.overdue_total(cust BIGINT, grace_days INTEGER)\nRETURNS BIGINT\nLANGUAGE sql STABLE AS $$\n",
-            "CREATE OR REPLACE FUNCTION billing.overdue_total(\n    cust BIGINT,\n    grace_days INTEGER\n) RETURNS BIGINT LANGUAGE sql STABLE AS $$\n",
-        )),
+        (
+            "redundant parentheses",
+            _with("AND i.due_on < CURRENT_DATE - grace_days", "AND i.due_on < (CURRENT_DATE - grace_days)"),
+        ),
+        (
+            "reflow",
+            _with(
+                "CREATE OR REPLACE FUNCTION billing.overdue_total(cust BIGINT, grace_days INTEGER)\nRETURNS BIGINT\nLANGUAGE sql STABLE AS $$\n",
+                "CREATE OR REPLACE FUNCTION billing.overdue_total(\n    cust BIGINT,\n    grace_days INTEGER\n) RETURNS BIGINT LANGUAGE sql STABLE AS $$\n",
+            ),
+        ),
     ),
 )

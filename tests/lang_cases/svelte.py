@@ -81,14 +81,20 @@ SVELTE = LangCase(
         ("literal", _svelte("let delay = 500;", "let delay = 250;")),
         ("operator", _svelte("response.status < 500", "response.status <= 500")),
         ("called name", _svelte("return response.json();", "return response.text();")),
-        ("statement order", _svelte(
-            "      await new Promise((resolve) => setTimeout(resolve, delay));\n      delay *= 2;\n",
-            "      delay *= 2;\n      await new Promise((resolve) => setTimeout(resolve, delay));\n",
-        )),
+        (
+            "statement order",
+            _svelte(
+                "      await new Promise((resolve) => setTimeout(resolve, delay));\n      delay *= 2;\n",
+                "      delay *= 2;\n      await new Promise((resolve) => setTimeout(resolve, delay));\n",
+            ),
+        ),
     ),
     cosmetic_edits=(
-        ("markup", _svelte("  <p class=\"error\">{error}</p>\n", "  <p class=\"error\">Could not load: {error}</p>\n")),
-        ("lines above the function", _svelte("  let error = null;\n", "  let error = null;\n  let loading = false;\n\n")),
+        ("markup", _svelte('  <p class="error">{error}</p>\n', '  <p class="error">Could not load: {error}</p>\n')),
+        (
+            "lines above the function",
+            _svelte("  let error = null;\n", "  let error = null;\n  let loading = false;\n\n"),
+        ),
         ("semicolons", _svelte("      delay *= 2;\n", "      delay *= 2\n")),
         ("redundant parentheses", _svelte("if (response.status < 500) {", "if ((response.status < 500)) {")),
     ),

@@ -54,7 +54,9 @@ TSX = LangCase(
     other_path="src/components/Users.tsx",
     symbol="UserList",
     source=SOURCE,
-    cosmetic=_with("    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n").replace(
+    cosmetic=_with(
+        "    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n"
+    ).replace(
         "      {users.map((user) => <li key={user.id}>Hello {user.name}, welcome back</li>)}\n",
         "      {users.map((user) => (\n        <li key={user.id}>\n          Hello {user.name}, welcome\n          back\n        </li>\n      ))}\n",
     ),
@@ -66,7 +68,8 @@ TSX = LangCase(
     moved_to=f'import {{ useEffect, useState }} from "react";\n\n{COMPONENT}',
     moved_symbol="UserList",
     duplicated=_with("export function UserList(", "export function ListA(")
-    + "\n" + COMPONENT.replace("export function UserList(", "export function ListB("),
+    + "\n"
+    + COMPONENT.replace("export function UserList(", "export function ListB("),
     trivial=SOURCE + "\nexport function Nothing() {\n  return null;\n}\n",
     trivial_symbol="Nothing",
     trivial_renamed=SOURCE + "\nexport function Blank() {\n  return null;\n}\n",
@@ -74,19 +77,31 @@ TSX = LangCase(
         ("literal", _with("let delay = 500;", "let delay = 250;")),
         ("operator", _with("response.status < 500", "response.status <= 500")),
         ("called name", _with("setUsers(await response.json())", "setUsers(await response.text())")),
-        ("statement order", _with("    let delay = 500;\n", "").replace("    load(0);\n", "    let delay = 500;\n    load(0);\n")),
+        (
+            "statement order",
+            _with("    let delay = 500;\n", "").replace("    load(0);\n", "    let delay = 500;\n    load(0);\n"),
+        ),
         ("jsx text", _with("welcome back</li>", "welcome home</li>")),
         ("jsx attribute", _with('<ul className="users">', '<ul className="people">')),
     ),
     cosmetic_edits=(
-        ("jsx comment", _with("    <ul className=\"users\">\n", "    <ul className=\"users\">\n      {/* one row per user */}\n")),
+        (
+            "jsx comment",
+            _with('    <ul className="users">\n', '    <ul className="users">\n      {/* one row per user */}\n'),
+        ),
         ("blank lines", _with("    let delay = 500;\n", "\n    let delay = 500;\n\n")),
         ("no semicolons", SOURCE.replace(COMPONENT, COMPONENT.replace(";\n", "\n"))),
-        ("quote style", _with('<ul className="users">', "<ul className='users'>").replace('mode: "cors"', "mode: 'cors'")),
+        (
+            "quote style",
+            _with('<ul className="users">', "<ul className='users'>").replace('mode: "cors"', "mode: 'cors'"),
+        ),
         ("arrow parameter parentheses", _with("users.map((user) =>", "users.map(user =>")),
-        ("jsx line breaks", _with(
-            "    <ul className=\"users\">\n      {users.map",
-            "    <ul\n      className=\"users\"\n    >\n      {users.map",
-        )),
+        (
+            "jsx line breaks",
+            _with(
+                '    <ul className="users">\n      {users.map',
+                '    <ul\n      className="users"\n    >\n      {users.map',
+            ),
+        ),
     ),
 )

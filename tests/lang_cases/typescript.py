@@ -51,7 +51,9 @@ TYPESCRIPT = LangCase(
     other_path="src/net/client.ts",
     symbol="Fetcher.fetchWithRetry",
     source=SOURCE,
-    cosmetic=_with("    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n").replace(
+    cosmetic=_with(
+        "    let delay = 500;\n", "    // back off exponentially\n\n    let delay = 500; /* ms */\n"
+    ).replace(
         "  async fetchWithRetry(url: string | URL, attempts: number = RETRIES): Promise<Response> {\n",
         "  async fetchWithRetry(\n    url: string | URL,\n    attempts: number = RETRIES,\n  ): Promise<Response> {\n",
     ),
@@ -94,7 +96,10 @@ export class HttpClient {{
         ("blank lines", _with("    let delay = 500;\n", "\n    let delay = 500;\n\n")),
         ("no semicolons", SOURCE.replace(METHOD, METHOD.replace(";\n", "\n"))),
         ("quote style", _with('mode: "cors"', "mode: 'cors'")),
-        ("arrow parameter parentheses", _with("((listener) => listener(response))", "(listener => listener(response))")),
+        (
+            "arrow parameter parentheses",
+            _with("((listener) => listener(response))", "(listener => listener(response))"),
+        ),
         ("redundant type parentheses", _with("url: string | URL,", "url: (string | URL),")),
     ),
 )

@@ -86,7 +86,8 @@ VUE = LangCase(
     "  return { releases, refresh }\n}\n",
     moved_symbol="fetchWithRetry",
     duplicated=_vue("async function fetchWithRetry(", "async function fetchA(").replace(
-        "\nasync function refresh", "\n" + TS_FUNCTION.replace("function fetchWithRetry(", "function fetchB(") + "\nasync function refresh"
+        "\nasync function refresh",
+        "\n" + TS_FUNCTION.replace("function fetchWithRetry(", "function fetchB(") + "\nasync function refresh",
     ),
     trivial=_vue("onMounted(refresh)\n", "onMounted(refresh)\n\nfunction noop() {}\n"),
     trivial_symbol="noop",
@@ -95,15 +96,23 @@ VUE = LangCase(
         ("literal", _vue("let delay = 500", "let delay = 250")),
         ("operator", _vue("response.status < 500", "response.status <= 500")),
         ("called name", _vue("api.get(url", "api.head(url")),
-        ("statement order", _vue(
-            "    await new Promise((resolve) => setTimeout(resolve, delay))\n    delay *= 2\n",
-            "    delay *= 2\n    await new Promise((resolve) => setTimeout(resolve, delay))\n",
-        )),
+        (
+            "statement order",
+            _vue(
+                "    await new Promise((resolve) => setTimeout(resolve, delay))\n    delay *= 2\n",
+                "    delay *= 2\n    await new Promise((resolve) => setTimeout(resolve, delay))\n",
+            ),
+        ),
         ("type", _vue("attempts = 3): Promise<Release[]>", "attempts = 3): Promise<unknown>")),
     ),
     cosmetic_edits=(
-        ("template", _vue('    <button :disabled="loading" @click="refresh">Refresh</button>\n',
-                          '    <h2>Releases</h2>\n    <button :disabled="loading" @click="refresh">Reload</button>\n')),
+        (
+            "template",
+            _vue(
+                '    <button :disabled="loading" @click="refresh">Refresh</button>\n',
+                '    <h2>Releases</h2>\n    <button :disabled="loading" @click="refresh">Reload</button>\n',
+            ),
+        ),
         ("style", _vue(".error { color: #b00; }", ".error {\n  color: #c00;\n  font-weight: bold;\n}")),
         ("semicolons", _vue("    delay *= 2\n", "    delay *= 2;\n")),
         ("blank lines", _vue("    delay *= 2\n", "\n    delay *= 2\n\n")),

@@ -83,10 +83,19 @@ ZIG = LangCase(
         ("string", _with('"gave up on {s} after {d} attempts"', '"gave up on {s} after {d} tries"')),
     ),
     cosmetic_edits=(
-        ("comments", _with("            delay_ms *= 2;\n", "            /// exponential backoff\n            delay_ms *= 2; // doubles\n")),
+        (
+            "comments",
+            _with(
+                "            delay_ms *= 2;\n",
+                "            /// exponential backoff\n            delay_ms *= 2; // doubles\n",
+            ),
+        ),
         ("blank lines", _with("            delay_ms *= 2;\n", "\n            delay_ms *= 2;\n\n")),
         ("trailing commas", _with(".{ url, attempts }", ".{\n            url,\n            attempts,\n        }")),
-        ("redundant parentheses", _with("std.time.sleep(delay_ms * std.time.ns_per_ms);", "std.time.sleep((delay_ms * std.time.ns_per_ms));")),
+        (
+            "redundant parentheses",
+            _with("std.time.sleep(delay_ms * std.time.ns_per_ms);", "std.time.sleep((delay_ms * std.time.ns_per_ms));"),
+        ),
         ("spacing", _with("delay_ms *= 2;", "delay_ms  *=  2;")),
     ),
 )

@@ -9,12 +9,12 @@ from __future__ import annotations
 import orjson
 
 # limpet's golden fixture (tests/anchor_golden.rs ORIGINAL), a Python function worth remembering.
-SCORE = '''
+SCORE = """
 def compute_health_score(issues):
     critical = sum(1 for i in issues if i.level == "critical")
     total = len(issues)
     return 100 - critical * 10 - (total - critical) * 2
-'''
+"""
 SCORE_FACT = "health score subtracts 10 per critical issue, 2 per non-critical"
 
 

@@ -29,7 +29,7 @@ def test_untouched_code_and_a_reformat_stay_active(repo):
 
     repo.write(
         "score.py",
-        '\ndef compute_health_score(issues):\n    # criticals hurt the most\n'
+        "\ndef compute_health_score(issues):\n    # criticals hurt the most\n"
         '    critical = sum(1 for i in issues if i.level == "critical")\n\n'
         "    total = len(issues)\n    return 100 - critical * 10 - (total - critical) * 2\n",
     )
@@ -45,7 +45,11 @@ def test_a_rename_is_followed(repo):
     repo.write("score.py", SCORE.replace("compute_health_score", "calculate_health_score"))
     status, reason, a = state(repo, mid)
     assert (status, reason) == ("active", None)
-    assert (a["path"], a["symbol"], a["was"]) == ("score.py", "calculate_health_score", "score.py::compute_health_score")
+    assert (a["path"], a["symbol"], a["was"]) == (
+        "score.py",
+        "calculate_health_score",
+        "score.py::compute_health_score",
+    )
     assert repo.json("check")["meta"]["staleness"] == {"stale": 0, "invalidated": 0}
 
 
@@ -57,7 +61,11 @@ def test_a_file_move_is_followed(repo):
     repo.write("lib/scoring.py", SCORE)
     status, reason, a = state(repo, mid)
     assert (status, reason) == ("active", None)
-    assert (a["path"], a["symbol"], a["was"]) == ("lib/scoring.py", "compute_health_score", "score.py::compute_health_score")
+    assert (a["path"], a["symbol"], a["was"]) == (
+        "lib/scoring.py",
+        "compute_health_score",
+        "score.py::compute_health_score",
+    )
 
 
 def test_deleting_the_symbol_invalidates(repo):
@@ -157,15 +165,25 @@ def test_cpp_rename_of_a_substantial_body_is_followed(repo):
 def test_file_anchors_follow_a_move(repo):
     """limpet tests/anchor_golden.rs::file_anchor_follows_a_move and ::real_file_move_still_follows — a
     substantial file moved to another directory: active, the anchor names the new path."""
-    repo.write("hero.twig", "{% block hero %}This is a substantial hero block with meaningful content that exceeds the low-entropy threshold{% endblock %}\n")
-    repo.write("docs.md", "# Real Documentation\n\n" + "This is a substantial file with enough content to exceed the low-entropy threshold. " * 4 + "\n")
+    repo.write(
+        "hero.twig",
+        "{% block hero %}This is a substantial hero block with meaningful content that exceeds the low-entropy threshold{% endblock %}\n",
+    )
+    repo.write(
+        "docs.md",
+        "# Real Documentation\n\n"
+        + "This is a substantial file with enough content to exceed the low-entropy threshold. " * 4
+        + "\n",
+    )
     repo.commit("files")
     hero = repo.remember("hero height is design locked", "hero.twig")
     docs = repo.remember("real documentation lives here", "docs.md")
     repo.move("hero.twig", "views/hero.twig")
     repo.move("docs.md", "archives/docs.md")
     items = repo.check()
-    assert [(items[m]["status"], items[m]["anchors"][0]["path"], items[m]["anchors"][0]["was"]) for m in (hero, docs)] == [
+    assert [
+        (items[m]["status"], items[m]["anchors"][0]["path"], items[m]["anchors"][0]["was"]) for m in (hero, docs)
+    ] == [
         ("active", "views/hero.twig", "hero.twig"),
         ("active", "archives/docs.md", "docs.md"),
     ]
@@ -184,12 +202,36 @@ def test_a_tiny_file_move_is_low_entropy(repo):
 
 
 PER_LANGUAGE = {  # limpet tests/anchor_golden.rs::hash_properties_hold_per_language: original, cosmetic, real edit
-    "h.py": ("def f(a):\n    return a + 1\n", "def f(a):\n\n    return a + 1  # comment\n", "def f(a):\n    return a + 2\n"),
-    "h.js": ("function f(a) { return a + 1; }\n", "function f(a) {\n  // c\n  return a + 1;\n}\n", "function f(a) { return a + 2; }\n"),
-    "h.ts": ("function f(a: number) { return a + 1; }\n", "function f(a: number) {\n  return a + 1; // c\n}\n", "function f(a: number) { return a + 2; }\n"),
-    "h.php": ("<?php\nfunction f($a) { return $a + 1; }\n", "<?php\nfunction f($a) {\n  // c\n  return $a + 1;\n}\n", "<?php\nfunction f($a) { return $a + 2; }\n"),
-    "h.rs": ("fn f(a: u32) -> u32 { a + 1 }\n", "fn f(a: u32) -> u32 {\n    // c\n    a + 1\n}\n", "fn f(a: u32) -> u32 { a + 2 }\n"),
-    "h.cpp": ("int f(int a) { return a + 1; }\n", "int f(int a) {\n    // c\n    return a + 1;\n}\n", "int f(int a) { return a + 2; }\n"),
+    "h.py": (
+        "def f(a):\n    return a + 1\n",
+        "def f(a):\n\n    return a + 1  # comment\n",
+        "def f(a):\n    return a + 2\n",
+    ),
+    "h.js": (
+        "function f(a) { return a + 1; }\n",
+        "function f(a) {\n  // c\n  return a + 1;\n}\n",
+        "function f(a) { return a + 2; }\n",
+    ),
+    "h.ts": (
+        "function f(a: number) { return a + 1; }\n",
+        "function f(a: number) {\n  return a + 1; // c\n}\n",
+        "function f(a: number) { return a + 2; }\n",
+    ),
+    "h.php": (
+        "<?php\nfunction f($a) { return $a + 1; }\n",
+        "<?php\nfunction f($a) {\n  // c\n  return $a + 1;\n}\n",
+        "<?php\nfunction f($a) { return $a + 2; }\n",
+    ),
+    "h.rs": (
+        "fn f(a: u32) -> u32 { a + 1 }\n",
+        "fn f(a: u32) -> u32 {\n    // c\n    a + 1\n}\n",
+        "fn f(a: u32) -> u32 { a + 2 }\n",
+    ),
+    "h.cpp": (
+        "int f(int a) { return a + 1; }\n",
+        "int f(int a) {\n    // c\n    return a + 1;\n}\n",
+        "int f(int a) { return a + 2; }\n",
+    ),
 }
 
 
@@ -210,7 +252,9 @@ def test_cosmetic_edits_keep_and_real_edits_stale_in_every_language(repo):
         repo.write(path, edited)
     item = repo.check()[mid]
     assert (item["status"], item["reason"]) == ("stale", "body_edited")
-    assert [(a["path"], a["status"], a["reason"]) for a in item["anchors"]] == [(p, "stale", "body_edited") for p in PER_LANGUAGE]
+    assert [(a["path"], a["status"], a["reason"]) for a in item["anchors"]] == [
+        (p, "stale", "body_edited") for p in PER_LANGUAGE
+    ]
 
 
 def test_identical_bodies_under_different_names_hash_alike(repo):
@@ -258,17 +302,77 @@ def test_a_low_entropy_refusal_heals_when_the_original_returns(repo):
 
 # limpet tests/entropy_calibration.rs fixtures(): (file, trivial body, real body, trivial symbol, real symbol)
 GRAMMARS = [
-    ("py", "def t():\n    pass\n", "def r(x):\n    y = x + 1\n    if y > 2:\n        return y * 3\n    return y\n", "t", "r"),
-    ("js", "function t() {}\n", "function r(x) {\n  const y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n}\n", "t", "r"),
-    ("ts", "function t(): void {}\n", "function r(x: number): number {\n  const y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n}\n", "t", "r"),
-    ("php", "<?php\nfunction t() {}\n", "<?php\nfunction r($x) {\n  $y = $x + 1;\n  if ($y > 2) { return $y * 3; }\n  return $y;\n}\n", "t", "r"),
-    ("rs", "fn t() {}\n", "fn r(x: i64) -> i64 {\n    let y = x + 1;\n    if y > 2 { return y * 3; }\n    y\n}\n", "t", "r"),
-    ("cpp", "void t() {}\n", "int r(int x) {\n    int y = x + 1;\n    if (y > 2) { return y * 3; }\n    return y;\n}\n", "t", "r"),
-    ("go", "package p\n\nfunc t() {}\n", "package p\n\nfunc r(x int) int {\n\ty := x + 1\n\tif y > 2 {\n\t\treturn y * 3\n\t}\n\treturn y\n}\n", "t", "r"),
-    ("java", "class C { void t() {} }\n", "class C { int r(int x) {\n  int y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n} }\n", "C.t", "C.r"),
+    (
+        "py",
+        "def t():\n    pass\n",
+        "def r(x):\n    y = x + 1\n    if y > 2:\n        return y * 3\n    return y\n",
+        "t",
+        "r",
+    ),
+    (
+        "js",
+        "function t() {}\n",
+        "function r(x) {\n  const y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "ts",
+        "function t(): void {}\n",
+        "function r(x: number): number {\n  const y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "php",
+        "<?php\nfunction t() {}\n",
+        "<?php\nfunction r($x) {\n  $y = $x + 1;\n  if ($y > 2) { return $y * 3; }\n  return $y;\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "rs",
+        "fn t() {}\n",
+        "fn r(x: i64) -> i64 {\n    let y = x + 1;\n    if y > 2 { return y * 3; }\n    y\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "cpp",
+        "void t() {}\n",
+        "int r(int x) {\n    int y = x + 1;\n    if (y > 2) { return y * 3; }\n    return y;\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "go",
+        "package p\n\nfunc t() {}\n",
+        "package p\n\nfunc r(x int) int {\n\ty := x + 1\n\tif y > 2 {\n\t\treturn y * 3\n\t}\n\treturn y\n}\n",
+        "t",
+        "r",
+    ),
+    (
+        "java",
+        "class C { void t() {} }\n",
+        "class C { int r(int x) {\n  int y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n} }\n",
+        "C.t",
+        "C.r",
+    ),
     ("rb", "def t\nend\n", "def r(x)\n  y = x + 1\n  if y > 2\n    return y * 3\n  end\n  y\nend\n", "t", "r"),
-    ("cs", "class C { void T() {} }\n", "class C { int R(int x) {\n  var y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n} }\n", "C.T", "C.R"),
-    ("sh", "t() { :; }\n", 'r() {\n  local y=$(($1 + 1))\n  if [ "$y" -gt 2 ]; then echo $((y * 3)); return; fi\n  echo "$y"\n}\n', "t", "r"),
+    (
+        "cs",
+        "class C { void T() {} }\n",
+        "class C { int R(int x) {\n  var y = x + 1;\n  if (y > 2) { return y * 3; }\n  return y;\n} }\n",
+        "C.T",
+        "C.R",
+    ),
+    (
+        "sh",
+        "t() { :; }\n",
+        'r() {\n  local y=$(($1 + 1))\n  if [ "$y" -gt 2 ]; then echo $((y * 3)); return; fi\n  echo "$y"\n}\n',
+        "t",
+        "r",
+    ),
 ]
 
 
@@ -286,8 +390,12 @@ def test_the_entropy_floor_separates_trivial_from_real_bodies_in_every_grammar(r
         repo.write(f"trivial/t.{ext}", trivial)
         repo.write(f"real/r.{ext}", real)
     repo.commit("fixtures")
-    placeholders = repo.remember("placeholders awaiting implementation", *[f"trivial/t.{g[0]}::{g[3]}" for g in GRAMMARS])
-    real_bodies = repo.remember("the real bodies triple y once it clears 2", *[f"real/r.{g[0]}::{g[4]}" for g in GRAMMARS])
+    placeholders = repo.remember(
+        "placeholders awaiting implementation", *[f"trivial/t.{g[0]}::{g[3]}" for g in GRAMMARS]
+    )
+    real_bodies = repo.remember(
+        "the real bodies triple y once it clears 2", *[f"real/r.{g[0]}::{g[4]}" for g in GRAMMARS]
+    )
     renamed = []
     for ext, trivial, real, t_sym, r_sym in GRAMMARS:
         repo.write(f"trivial/t.{ext}", _rename(trivial, t_sym)[0])
@@ -324,16 +432,31 @@ def test_the_file_floor_separates_trivial_from_real_content(repo):
 
 
 EXTRACTION = {  # limpet tests/index_langs.rs: a function, a class and its method, in five languages
-    "q.php": ("<?php\nuse App\\Services\\Mailer;\n\nfunction top_level($x) {\n    helper_call($x);\n    return $x + 1;\n}\n\n"
-              "class ScanQueue {\n    public function push($item) {\n        $this->validate($item);\n    }\n}\n", "top_level"),
-    "q.js": ("import { helper } from './helper.js';\n\nfunction topLevel(x) {\n    helper(x);\n    return x + 1;\n}\n\n"
-             "class ScanQueue {\n    push(item) {\n        this.validate(item);\n    }\n}\n", "topLevel"),
-    "q.ts": ("import { helper } from './helper';\n\nfunction topLevel(x: number): number {\n    helper(x);\n    return x + 1;\n}\n\n"
-             "class ScanQueue {\n    push(item: string): void {\n        this.validate(item);\n    }\n}\n", "topLevel"),
-    "q.py": ("import os\nfrom app.services import mailer\n\ndef top_level(x):\n    helper_call(x)\n    return x + 1\n\n"
-             "class ScanQueue:\n    def push(self, item):\n        self.validate(item)\n", "top_level"),
-    "q.rs": ("use std::collections::HashMap;\n\nfn top_level(x: u32) -> u32 {\n    helper_call(x);\n    x + 1\n}\n\n"
-             "struct ScanQueue;\n\nimpl ScanQueue {\n    fn push(&self, item: String) {\n        self.validate(item);\n    }\n}\n", "top_level"),
+    "q.php": (
+        "<?php\nuse App\\Services\\Mailer;\n\nfunction top_level($x) {\n    helper_call($x);\n    return $x + 1;\n}\n\n"
+        "class ScanQueue {\n    public function push($item) {\n        $this->validate($item);\n    }\n}\n",
+        "top_level",
+    ),
+    "q.js": (
+        "import { helper } from './helper.js';\n\nfunction topLevel(x) {\n    helper(x);\n    return x + 1;\n}\n\n"
+        "class ScanQueue {\n    push(item) {\n        this.validate(item);\n    }\n}\n",
+        "topLevel",
+    ),
+    "q.ts": (
+        "import { helper } from './helper';\n\nfunction topLevel(x: number): number {\n    helper(x);\n    return x + 1;\n}\n\n"
+        "class ScanQueue {\n    push(item: string): void {\n        this.validate(item);\n    }\n}\n",
+        "topLevel",
+    ),
+    "q.py": (
+        "import os\nfrom app.services import mailer\n\ndef top_level(x):\n    helper_call(x)\n    return x + 1\n\n"
+        "class ScanQueue:\n    def push(self, item):\n        self.validate(item)\n",
+        "top_level",
+    ),
+    "q.rs": (
+        "use std::collections::HashMap;\n\nfn top_level(x: u32) -> u32 {\n    helper_call(x);\n    x + 1\n}\n\n"
+        "struct ScanQueue;\n\nimpl ScanQueue {\n    fn push(&self, item: String) {\n        self.validate(item);\n    }\n}\n",
+        "top_level",
+    ),
 }
 
 
@@ -344,13 +467,20 @@ def test_functions_classes_and_methods_are_anchorable_in_five_languages(repo):
     for path, (src, _) in EXTRACTION.items():
         repo.write(path, src)
     repo.commit("five languages")
-    ids = {path: repo.remember(f"the scan queue of {path}", *[f"{path}::{s}" for s in (fn, "ScanQueue", "ScanQueue.push")])
-           for path, (_, fn) in EXTRACTION.items()}
+    ids = {
+        path: repo.remember(f"the scan queue of {path}", *[f"{path}::{s}" for s in (fn, "ScanQueue", "ScanQueue.push")])
+        for path, (_, fn) in EXTRACTION.items()
+    }
     items = repo.check()
     got = {path: [(a["status"], a["symbol"]) for a in items[m]["anchors"]] for path, m in ids.items()}
-    assert got == {path: [("active", fn), ("active", "ScanQueue"), ("active", "ScanQueue.push")] for path, (_, fn) in EXTRACTION.items()}
+    assert got == {
+        path: [("active", fn), ("active", "ScanQueue"), ("active", "ScanQueue.push")]
+        for path, (_, fn) in EXTRACTION.items()
+    }
     # the method's lines are the method's, not the class's
-    assert [items[ids[p]]["anchors"][2]["lines"][0] > items[ids[p]]["anchors"][1]["lines"][0] for p in ids] == [True] * 5
+    assert [items[ids[p]]["anchors"][2]["lines"][0] > items[ids[p]]["anchors"][1]["lines"][0] for p in ids] == [
+        True
+    ] * 5
 
 
 def test_an_unreadable_file_is_isolated(repo):

@@ -61,8 +61,12 @@ def test_a_stale_memory_with_evidence_is_served_apart_with_its_reverify_command(
     repo.write("score.py", SCORE)
     repo.commit("score")
     mid = repo.json(
-        "remember", "score of 3 criticals and 2 warnings is 66", "--anchor", "score.py::compute_health_score",
-        "--evidence", "python -m pytest tests/test_score.py -q",
+        "remember",
+        "score of 3 criticals and 2 warnings is 66",
+        "--anchor",
+        "score.py::compute_health_score",
+        "--evidence",
+        "python -m pytest tests/test_score.py -q",
     )["data"]["id"]
     repo.replace("score.py", "* 2", "* 5")
     status, reason, conf = _conf(repo, mid)
@@ -71,7 +75,10 @@ def test_a_stale_memory_with_evidence_is_served_apart_with_its_reverify_command(
     assert [i["id"] for i in out["data"]["items"]] == []
     (item,) = out["data"]["stale"]
     assert (item["id"], item["status"], item["reason"], item["evidence"]) == (
-        mid, "stale", "body_edited", "python -m pytest tests/test_score.py -q",
+        mid,
+        "stale",
+        "body_edited",
+        "python -m pytest tests/test_score.py -q",
     )
 
 
@@ -82,11 +89,15 @@ def test_a_superseded_memory_never_resurrects(repo):
     repo.write("score.py", SCORE)
     repo.commit("score")
     old = repo.remember(SCORE_FACT, "score.py::compute_health_score")
-    out = repo.json("supersede", old, "score subtracts twenty five per critical now", "--reason", "weights changed")["data"]
+    out = repo.json("supersede", old, "score subtracts twenty five per critical now", "--reason", "weights changed")[
+        "data"
+    ]
     new = out["current"]["id"]
     for _ in range(2):
         assert list(repo.check()) == [new] and verdict(repo, new) == ("active", None)
-    listing = {line.split()[1]: line.split()[0] for line in repo.run("ls", "--all").stdout.splitlines() if line[:1].isalpha()}
+    listing = {
+        line.split()[1]: line.split()[0] for line in repo.run("ls", "--all").stdout.splitlines() if line[:1].isalpha()
+    }
     assert (listing[old[:8]], listing[new[:8]]) == ("superseded", "active")
     assert old[:8] in repo.run("history", new).stdout
 
@@ -124,8 +135,13 @@ def _verified(repo) -> str:
     repo.write("a.rs", BODY)
     repo.commit("score")
     return repo.json(
-        "remember", "score's fold is proven by the harness", "--anchor", "a.rs::score",
-        "--verified", "--evidence", "cargo test score_fold",
+        "remember",
+        "score's fold is proven by the harness",
+        "--anchor",
+        "a.rs::score",
+        "--verified",
+        "--evidence",
+        "cargo test score_fold",
     )["data"]["id"]
 
 
@@ -300,8 +316,13 @@ def test_a_retired_stale_memory_is_not_asked_to_be_reverified(repo):
     repo.write("src/scanner.php", SCANNER)
     repo.commit("scanner")
     mid = repo.json(
-        "remember", "the scanner batches fifty items per run on shared hosts", "--anchor", "src/scanner.php",
-        "--verified", "--evidence", "php -r 'echo 50;'",
+        "remember",
+        "the scanner batches fifty items per run on shared hosts",
+        "--anchor",
+        "src/scanner.php",
+        "--verified",
+        "--evidence",
+        "php -r 'echo 50;'",
     )["data"]["id"]
     repo.write("src/scanner.php", SCANNER.replace("50", "200"))
     assert verdict(repo, mid) == ("stale", "file_edited")

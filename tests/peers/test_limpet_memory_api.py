@@ -80,7 +80,9 @@ def test_an_unresolvable_anchor_fails_loud_and_writes_nothing(cache):
     """limpet tests/memory_api.rs::unresolvable_anchor_fails_loud_and_writes_nothing and
     ::failed_symbol_anchor_leaves_no_orphan_entry — a good anchor plus a file that does not exist: refused,
     the message names the bad anchor and why; no memory file, nothing to check."""
-    err = cache.error("remember", "hero block is 480px", "--anchor", "cache.py::cache_get", "--anchor", "templates/interior.twig")
+    err = cache.error(
+        "remember", "hero block is 480px", "--anchor", "cache.py::cache_get", "--anchor", "templates/interior.twig"
+    )
     assert (err["code"], err["reason"], err["path"]) == ("anchor_unresolved", "file_missing", "templates/interior.twig")
     assert "does not exist" in err["message"]
     cache.error("remember", "something", "--anchor", "cache.py::nonexistent_fn")
@@ -114,7 +116,9 @@ def test_verified_without_evidence_is_accepted(cache):
 def test_an_ambiguous_bare_name_is_refused_with_the_candidates(cache):
     """limpet tests/memory_api.rs::ambiguous_bare_name_is_refused_with_candidates — `push` is a method of A
     and of B: `anchor_ambiguous`, both qualified names listed, nothing stored."""
-    cache.write("two.py", "class A:\n    def push(self):\n        return 1\n\nclass B:\n    def push(self):\n        return 2\n")
+    cache.write(
+        "two.py", "class A:\n    def push(self):\n        return 1\n\nclass B:\n    def push(self):\n        return 2\n"
+    )
     err = cache.error("remember", "push does a thing", "--anchor", "two.py::push")
     assert (err["code"], err["candidates"]) == ("anchor_ambiguous", ["two.py::A.push", "two.py::B.push"])
     assert cache.memory_files() == {}
@@ -142,8 +146,12 @@ def test_a_secret_in_the_evidence_command_is_refused_like_one_in_the_body(cache)
     command: `secret_detected` naming the field and rule, nothing stored. A blank command is read as no
     evidence (DIFFERENCE: limpet refuses it)."""
     err = cache.error(
-        "remember", "the api answers 200 when healthy", "--anchor", "cache.py",
-        "--evidence", f"curl -H 'Authorization: Bearer {TOKEN}' https://api.example.com",
+        "remember",
+        "the api answers 200 when healthy",
+        "--anchor",
+        "cache.py",
+        "--evidence",
+        f"curl -H 'Authorization: Bearer {TOKEN}' https://api.example.com",
     )
     assert (err["code"], err["field"], err["rule"]) == ("secret_detected", "evidence", "github_token")
     assert TOKEN[4:20] not in err["message"]
@@ -218,13 +226,23 @@ def test_a_superseded_memory_neither_refuses_nor_conflicts_a_new_write(scanner):
     assert _conflict_ids(third) == [b]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: col9 vs col10 (a number inside a token) is refused as a duplicate instead of stored with a number_differs conflict")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: col9 vs col10 (a number inside a token) is refused as a duplicate instead of stored with a number_differs conflict",
+)
 def test_a_digit_embedded_divergence_is_stored_and_surfaced(scanner):
     """limpet tests/recall_quality.rs::a_digit_embedded_divergence_surfaces_as_a_conflict — "col9" after
     "col10" on the same anchor is a correction: stored without force, the col10 memory surfaced as a
     conflict."""
-    first = _ok(scanner, "the nightly export job writes the customer id into col10 of the target sheet", "src/export.php", kind="fact")["id"]
-    code, out = remember_json(scanner, "the nightly export job writes the customer id into col9 of the target sheet", "src/export.php")
+    first = _ok(
+        scanner,
+        "the nightly export job writes the customer id into col10 of the target sheet",
+        "src/export.php",
+        kind="fact",
+    )["id"]
+    code, out = remember_json(
+        scanner, "the nightly export job writes the customer id into col9 of the target sheet", "src/export.php"
+    )
     assert code == 0, out
     assert _conflict_ids(out["data"]) == [first]
 
@@ -237,12 +255,17 @@ def test_different_cjk_notes_sharing_english_words_are_not_duplicates(scanner):
     assert second["conflicts"] == [] and len(scanner.memory_files()) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a word-order reversal (sqlite over postgres / postgres over sqlite) is refused as a duplicate (similarity 1.0)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: a word-order reversal (sqlite over postgres / postgres over sqlite) is refused as a duplicate (similarity 1.0)",
+)
 def test_a_reversed_claim_with_the_same_words_is_not_a_duplicate(scanner):
     """limpet tests/recall_quality.rs::a_reversed_claim_with_identical_vocabulary_is_not_refused — "prefer
     postgres over sqlite" after "prefer sqlite over postgres" is a correction, stored without force."""
     _ok(scanner, "prefer sqlite over postgres for the local storage layer", "src/export.php")
-    code, out = remember_json(scanner, "prefer postgres over sqlite for the local storage layer", "src/export.php", kind="decision")
+    code, out = remember_json(
+        scanner, "prefer postgres over sqlite for the local storage layer", "src/export.php", kind="decision"
+    )
     assert code == 0, out
     assert len(scanner.memory_files()) == 2
 
@@ -250,8 +273,12 @@ def test_a_reversed_claim_with_the_same_words_is_not_a_duplicate(scanner):
 def test_a_negated_correction_is_stored_and_surfaced(scanner):
     """limpet tests/recall_quality.rs::a_negated_correction_is_stored_and_surfaced_as_a_conflict — "there is
     no timeout" after "there is a timeout": stored without force, surfaced as `negation_differs`."""
-    first = _ok(scanner, "there is a timeout on the nightly export job after thirty seconds", "src/export.php", kind="fact")["id"]
-    second = _ok(scanner, "there is no timeout on the nightly export job after thirty seconds", "src/export.php", kind="fact")
+    first = _ok(
+        scanner, "there is a timeout on the nightly export job after thirty seconds", "src/export.php", kind="fact"
+    )["id"]
+    second = _ok(
+        scanner, "there is no timeout on the nightly export job after thirty seconds", "src/export.php", kind="fact"
+    )
     assert [(c["id"], c["reason"]) for c in second["conflicts"]] == [(first, "negation_differs")]
 
 
@@ -330,13 +357,18 @@ def test_a_memory_file_of_a_newer_format_is_quarantined_untouched(cache):
     — a memory file written by a newer tether (format 2) is quarantined: `check` names both formats and
     the remedy, `--strict` fails, and the file is never rewritten."""
     mid = cache.remember("chose sqlite over flat files for FTS5", "cache.py", kind="decision")
-    (name, data), = cache.memory_files().items()
+    ((name, data),) = cache.memory_files().items()
     newer = data.replace(b'"format": 1', b'"format": 2')
     (cache.path / ".tether" / "memories" / name).write_bytes(newer)
     out = cache.json("check")
     assert out["data"] == []
     (q,) = out["meta"]["quarantined"]
-    assert q["file"] == f".tether/memories/{name}" and "format 2" in q["error"] and "reads 1" in q["error"] and "upgrade" in q["error"]
+    assert (
+        q["file"] == f".tether/memories/{name}"
+        and "format 2" in q["error"]
+        and "reads 1" in q["error"]
+        and "upgrade" in q["error"]
+    )
     assert cache.run("check", "--strict", check=False).returncode == 1
     assert cache.memory_files() == {name: newer}
     assert mid not in recalled_ids(cache, "sqlite flat files FTS5")
@@ -372,15 +404,22 @@ def test_a_future_dated_import_is_refused(exported, tmp_path):
     line) — a memory recorded in 9999 is refused (`invalid_input`, "lies in the future"); its neighbour
     lands."""
     doc = copy.deepcopy(exported)
-    doc["memories"][0].update(recorded_at="9999-01-01T00:00:00.000Z", valid_from="9999-01-01T00:00:00.000Z", verified_at="9999-01-01T00:00:00.000Z")
+    doc["memories"][0].update(
+        recorded_at="9999-01-01T00:00:00.000Z",
+        valid_from="9999-01-01T00:00:00.000Z",
+        verified_at="9999-01-01T00:00:00.000Z",
+    )
     refusal = _one_refused(_peer(tmp_path), doc, 0)
     assert refusal["code"] == "invalid_input" and "future" in refusal["message"]
 
 
-@pytest.mark.parametrize("peer_test, confidence", [
-    ("import_rejects_secrets_future_dates_and_clamps_confidence", 1e300),
-    ("import_enforces_the_truth_layer_on_the_second_write_path", 0.99),
-])
+@pytest.mark.parametrize(
+    "peer_test, confidence",
+    [
+        ("import_rejects_secrets_future_dates_and_clamps_confidence", 1e300),
+        ("import_enforces_the_truth_layer_on_the_second_write_path", 0.99),
+    ],
+)
 def test_an_imported_confidence_is_the_derived_one(exported, tmp_path, peer_test, confidence):
     """limpet tests/memory_api.rs::<peer_test> (the clamp / swagger line), tests/recall_quality.rs::typed_confidence_on_an_unverified_memory_is_capped_on_the_wire
     and tests/refinement.rs::imported_refund_is_capped_per_source_and_cannot_launder_through_heal — an
@@ -399,13 +438,27 @@ def test_an_imported_confidence_is_the_derived_one(exported, tmp_path, peer_test
 @pytest.mark.parametrize(
     "peer_test, bad, field, value, message",
     [
-        ("import_enforces_the_truth_layer_on_the_second_write_path", 0, "source", "psychic", "unknown source 'psychic'"),
+        (
+            "import_enforces_the_truth_layer_on_the_second_write_path",
+            0,
+            "source",
+            "psychic",
+            "unknown source 'psychic'",
+        ),
         ("import_rejects_malformed_lines_without_aborting_the_batch", 0, "kind", "note", "unknown kind 'note'"),
         ("import_rejects_malformed_lines_without_aborting_the_batch", 0, "body", "", "memory text is empty"),
-        ("import_rejects_bogus_anchor_disamb_without_aborting_the_batch", 1, "discriminator", {"nested": "object"}, "'discriminator'"),
+        (
+            "import_rejects_bogus_anchor_disamb_without_aborting_the_batch",
+            1,
+            "discriminator",
+            {"nested": "object"},
+            "'discriminator'",
+        ),
     ],
 )
-def test_a_malformed_imported_memory_is_refused_without_aborting_the_rest(exported, tmp_path, peer_test, bad, field, value, message):
+def test_a_malformed_imported_memory_is_refused_without_aborting_the_rest(
+    exported, tmp_path, peer_test, bad, field, value, message
+):
     """limpet tests/memory_api.rs::<peer_test> — an unknown source, an unknown kind, an empty body, a
     discriminator that is an object: that one memory is refused (`invalid_input`, saying why), its good
     neighbour still lands."""

@@ -46,7 +46,9 @@ def test_recall_ranks_the_right_memory_first_and_never_hides_a_match(repo):
         at1 += needle in ranked[0]
         at3 += any(needle in s for s in ranked[:3])
     assert (at1 >= 4, at3) == (True, 5), (at1, at3)
-    assert any("batch size is 50" in i["summary"] for i in recall(repo, "scanner batch size shared hosts")["data"]["items"])
+    assert any(
+        "batch size is 50" in i["summary"] for i in recall(repo, "scanner batch size shared hosts")["data"]["items"]
+    )
 
 
 def _deploy_column(repo) -> tuple[str, str]:
@@ -55,8 +57,14 @@ def _deploy_column(repo) -> tuple[str, str]:
     body = "the deploy column is col9 not col10 for the nightly export job"
     claim = repo.remember(body, "src/export.py")
     proof = repo.json(
-        "remember", body, "--anchor", "src/export.py", "--verified", "--force",
-        "--evidence", "psql -c 'select col from export_target'",
+        "remember",
+        body,
+        "--anchor",
+        "src/export.py",
+        "--verified",
+        "--force",
+        "--evidence",
+        "psql -c 'select col from export_target'",
     )["data"]["id"]
     return claim, proof
 
@@ -80,8 +88,13 @@ def test_provenance_shows_in_recall_through_confidence(repo):
     repo.commit("jobs")
     repo.remember("the retry ceiling is three attempts before a job is parked", "src/jobs.py")
     repo.json(
-        "remember", "the health check endpoint returns 204 when the queue is fully drained", "--anchor", "src/health.py",
-        "--verified", "--evidence", "curl -so /dev/null -w '%{http_code}' /healthz",
+        "remember",
+        "the health check endpoint returns 204 when the queue is fully drained",
+        "--anchor",
+        "src/health.py",
+        "--verified",
+        "--evidence",
+        "curl -so /dev/null -w '%{http_code}' /healthz",
     )
     claim = recall(repo, "how many retries before a job is parked")["data"]["items"][0]
     proof = recall(repo, "what does the health check endpoint return when drained")["data"]["items"][0]
@@ -98,7 +111,9 @@ def test_a_stale_verified_fact_is_served_apart_from_a_fresh_explicit_one(repo):
     repo.write("src/reports.py", "def nightly():\n    return 'reports/'\n")
     repo.commit("code")
     body = "the export job writes to the reports directory once per night"
-    verified = repo.json("remember", body, "--anchor", "src/scanner.php", "--verified", "--evidence", "ls reports/")["data"]["id"]
+    verified = repo.json("remember", body, "--anchor", "src/scanner.php", "--verified", "--evidence", "ls reports/")[
+        "data"
+    ]["id"]
     fresh = repo.remember(body, "src/reports.py")
     repo.replace("src/scanner.php", "50", "200")
     out = recall(repo, "where does the export job write reports at night")
@@ -108,15 +123,35 @@ def test_a_stale_verified_fact_is_served_apart_from_a_fresh_explicit_one(repo):
 
 
 EVAL = [  # limpet tests/recall_eval.rs seed(): kind, body, anchor
-    ("fact", "scan_products processes items in batches of 50, larger batches hit the memory cap", "scan/scanner.py::scan_products"),
+    (
+        "fact",
+        "scan_products processes items in batches of 50, larger batches hit the memory cap",
+        "scan/scanner.py::scan_products",
+    ),
     ("decision", "batch size 50 chosen because shared hosts kill requests over 30s", "scan/scanner.py::scan_products"),
-    ("gotcha", "csv export must quote fields containing semicolons, Excel splits them otherwise", "export/csv_export.py::export_csv"),
+    (
+        "gotcha",
+        "csv export must quote fields containing semicolons, Excel splits them otherwise",
+        "export/csv_export.py::export_csv",
+    ),
     ("fact", "verify_nonce rejects tokens older than 12 hours", "auth/session.py::verify_nonce"),
-    ("convention", "the scan module exists to pre-validate product feeds before Google Merchant sees them", "scan/scanner.py"),
-    ("failed-attempt", "tried streaming the csv export, reverted: WP output buffering broke chunked responses", "export/csv_export.py::export_csv"),
+    (
+        "convention",
+        "the scan module exists to pre-validate product feeds before Google Merchant sees them",
+        "scan/scanner.py",
+    ),
+    (
+        "failed-attempt",
+        "tried streaming the csv export, reverted: WP output buffering broke chunked responses",
+        "export/csv_export.py::export_csv",
+    ),
     ("gotcha", "product check treats missing gtin as warning not error", "scan/scanner.py::check"),
     ("fact", "session tokens are stored hashed, never plaintext", "auth/session.py"),
-    ("decision", "exports write to uploads dir because plugin dir is read-only on managed hosts", "export/csv_export.py"),
+    (
+        "decision",
+        "exports write to uploads dir because plugin dir is read-only on managed hosts",
+        "export/csv_export.py",
+    ),
     ("gotcha", "scanner skips draft products on purpose, do not fix as a bug", "scan/scanner.py::scan_products"),
     ("failed-attempt", "renaming check() to validate() broke third party hooks, rolled back", "scan/scanner.py::check"),
     ("fact", "nonce verification adds 3ms per request, measured", "auth/session.py::verify_nonce"),
@@ -132,7 +167,10 @@ def project(tmp_path_factory):
     os.environ["TETHER_HOME"] = str(home)
     try:
         r = Repo(tmp_path_factory.mktemp("eval") / "repo")
-        r.write("scan/scanner.py", "def scan_products(batch):\n    return [check(p) for p in batch]\n\ndef check(p):\n    return p.ok\n")
+        r.write(
+            "scan/scanner.py",
+            "def scan_products(batch):\n    return [check(p) for p in batch]\n\ndef check(p):\n    return p.ok\n",
+        )
         r.write("export/csv_export.py", "def export_csv(rows):\n    return write_file(rows)\n")
         r.write("auth/session.py", "def verify_nonce(token):\n    return token.valid\n")
         r.commit("mini project")
@@ -172,7 +210,9 @@ def test_the_files_in_play_pull_their_memories_up(seeded):
     """limpet tests/recall_eval.rs::working_set_pulls_local_memories_up — a vague task with
     export/csv_export.py in play: the top memory is anchored there."""
     r, _ = seeded
-    items = recall(r, "fix the output formatting", "--file", "export/csv_export.py", "--budget", "100000")["data"]["items"]
+    items = recall(r, "fix the output formatting", "--file", "export/csv_export.py", "--budget", "100000")["data"][
+        "items"
+    ]
     assert items and items[0]["anchors"][0]["path"] == "export/csv_export.py"
 
 
@@ -209,7 +249,9 @@ def test_recalled_items_name_at_most_three_matched_terms_or_none(repo):
     repo.write("cache.py", "def cache_get(key):\n    return store.lookup(key)\n")
     repo.commit("cache")
     mid = repo.remember("sweep prioritization reindexes anchored files first inside the budget", "cache.py::cache_get")
-    (item,) = recall(repo, "how does sweep prioritization order anchored files in the reindex budget", "--budget", "2000")["data"]["items"]
+    (item,) = recall(
+        repo, "how does sweep prioritization order anchored files in the reindex budget", "--budget", "2000"
+    )["data"]["items"]
     assert (item["id"], item["matched"]) == (mid, ["sweep", "prioritization", "anchored"])
     (item,) = recall(repo, "zebra quantum flamingo", "--file", "cache.py", "--budget", "2000")["data"]["items"]
     assert item["id"] == mid and "matched" not in item

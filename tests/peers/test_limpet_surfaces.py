@@ -1,7 +1,7 @@
 """limpet's protocol and page scenarios, re-typed against tether's MCP server and `tether report`.
 
 Peer: github.com/KSym04/limpet, tests/mcp_integration.rs, tests/ui_html.rs. The MCP server is the real
-`python -m tether mcp`, driven over stdio through the MCP SDK's client (as tests/test_mcp.py does) and,
+`python -m tether mcp`, driven over stdio through the MCP SDK's client (as tests/surfaces/mcp/test_mcp.py does) and,
 for malformed input the SDK will not send, as a raw JSON-RPC line protocol. limpet's `ui` page is
 tether's self-contained `report` page.
 """
@@ -34,7 +34,9 @@ def _server_env(repo) -> dict:
 
 @asynccontextmanager
 async def served(repo, tmp_path):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "mcp"], env=_server_env(repo), cwd=str(tmp_path))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "tether", "mcp"], env=_server_env(repo), cwd=str(tmp_path)
+    )
     with open(tmp_path / "server-stderr.log", "w") as errlog:
         async with Client(stdio_client(params, errlog=errlog)) as client:
             yield client
@@ -55,9 +57,21 @@ def test_a_full_protocol_session(repo, tmp_path):
 
     async def go():
         async with served(repo, tmp_path) as client:
-            assert {t.name for t in (await client.list_tools()).tools} == {"recall", "remember", "check", "reanchor", "supersede", "retire"}
-            err, made = await _call(client, "remember", body="build_feed silently drops products without prices, by design",
-                                    kind="gotcha", anchors=["feed.py::build_feed"])
+            assert {t.name for t in (await client.list_tools()).tools} == {
+                "recall",
+                "remember",
+                "check",
+                "reanchor",
+                "supersede",
+                "retire",
+            }
+            err, made = await _call(
+                client,
+                "remember",
+                body="build_feed silently drops products without prices, by design",
+                kind="gotcha",
+                anchors=["feed.py::build_feed"],
+            )
             assert not err and made["data"]["anchors"][0]["symbol"] == "build_feed"
             err, found = await _call(client, "recall", task="why are some products missing from the feed")
             assert not err
@@ -82,10 +96,24 @@ class _Raw:
     def __init__(self, repo) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tether", "--root", str(repo.path), "mcp"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_server_env(repo),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=_server_env(repo),
         )
-        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                   "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "limpet-port", "version": "1"}}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "limpet-port", "version": "1"},
+                },
+            }
+        )
         assert self.recv()["result"]["serverInfo"]["name"] == "tether"
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
@@ -124,7 +152,11 @@ def test_malformed_input_gets_a_parse_error_and_the_server_keeps_serving(repo):
         answers = [raw.recv()]
         while answers[-1].get("id") != 8:
             answers.append(raw.recv())
-        assert [(a.get("id"), a.get("error", {}).get("code")) for a in answers] == [(None, -32700), (7, -32601), (8, None)]
+        assert [(a.get("id"), a.get("error", {}).get("code")) for a in answers] == [
+            (None, -32700),
+            (7, -32601),
+            (8, None),
+        ]
         assert answers[-1] == {"jsonrpc": "2.0", "id": 8, "result": {}}
     finally:
         raw.close()

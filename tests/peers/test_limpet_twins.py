@@ -47,7 +47,10 @@ def _slot(a: dict) -> tuple:
     return a["path"], a["symbol"], a.get("discriminator"), a["lines"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: Rust Router.route@Ingress edited resolves to its identical @Egress twin and stays active; untouched, both memories are reported at one twin")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: Rust Router.route@Ingress edited resolves to its identical @Egress twin and stays active; untouched, both memories are reported at one twin",
+)
 def test_an_edited_trait_impl_is_not_masked_by_its_identical_twin(repo):
     """limpet tests/anchor_golden.rs::twin_impl_edit_is_not_masked_by_its_identical_twin — memories on
     Router.route@Ingress and @Egress (byte-identical bodies): editing only Ingress makes its memory stale
@@ -88,7 +91,10 @@ def test_a_renamed_trait_relabels_the_slot(repo):
     assert _slot(anchor_of(repo, mid)) == ("router.rs", "Router.route", "Inbound", [4, 10])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a vanished discriminator whose body now lives in two identical twins is reported active, not ambiguous_anchor")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: a vanished discriminator whose body now lives in two identical twins is reported active, not ambiguous_anchor",
+)
 def test_a_slot_renamed_into_identical_twins_is_ambiguous(repo):
     """limpet tests/anchor_golden.rs::slot_rename_into_identical_twins_refuses_rather_than_guessing —
     Ingress renamed Inbound while Egress holds the same body: two homes for one body, stale
@@ -112,9 +118,19 @@ def test_a_followed_body_takes_its_new_slot_with_it(repo):
     _router(repo, INGRESS.replace("impl Ingress", "impl Outbound"), path="gateway.rs")
     status, reason, a = state(repo, mid)
     assert (status, reason) == ("active", None)
-    assert (a["path"], a["symbol"], a["lines"], a["was"]) == ("gateway.rs", "Router.route", [4, 10], "router.rs::Router.route")
+    assert (a["path"], a["symbol"], a["lines"], a["was"]) == (
+        "gateway.rs",
+        "Router.route",
+        [4, 10],
+        "router.rs::Router.route",
+    )
 
-    _router(repo, INGRESS.replace("impl Ingress", "impl Outbound"), EGRESS_DISTINCT.replace("impl Egress", "impl Ingress"), path="gateway.rs")
+    _router(
+        repo,
+        INGRESS.replace("impl Ingress", "impl Outbound"),
+        EGRESS_DISTINCT.replace("impl Egress", "impl Ingress"),
+        path="gateway.rs",
+    )
     assert verdict(repo, mid) == ("active", None)
     assert anchor_of(repo, mid)["lines"] == [4, 10]
 
@@ -140,37 +156,43 @@ MASKING = {
         "c.rb",
         "class C\n  def m\n    helper(1)\n  end\n  def self.m\n    helper(1)\n  end\nend\n",
         "class C\n  def m\n    other(2)\n  end\n  def self.m\n    helper(1)\n  end\nend\n",
-        "C.m@#", "C.m@self.",
+        "C.m@#",
+        "C.m@self.",
     ),
     "ruby_class_shovel_self_twin_cannot_mask_its_instance_method": (
         "d.rb",
         "class C\n  def m\n    helper(1)\n  end\n  class << self\n    def m\n      helper(1)\n    end\n  end\nend\n",
         "class C\n  def m\n    other(2)\n  end\n  class << self\n    def m\n      helper(1)\n    end\n  end\nend\n",
-        "C.m@#", "C.m@<<self.",
+        "C.m@#",
+        "C.m@<<self.",
     ),
     "csharp_block_namespace_twin_cannot_mask_its_sibling": (
         "o.cs",
         "namespace A { class Options { void Validate() { Check(1); } } }\nnamespace B { class Options { void Validate() { Check(1); } } }\n",
         "namespace A { class Options { void Validate() { Other(2); } } }\nnamespace B { class Options { void Validate() { Check(1); } } }\n",
-        "Options.Validate@()#1", "Options.Validate@()#2",
+        "Options.Validate@()#1",
+        "Options.Validate@()#2",
     ),
     "java_nested_enum_twin_cannot_mask_its_sibling": (
         "Outer.java",
         "class Outer {\n  enum A { X; String label() { return fmt(1); } }\n  enum B { Y; String label() { return fmt(1); } }\n}\n",
         "class Outer {\n  enum A { X; String label() { return other(2); } }\n  enum B { Y; String label() { return fmt(1); } }\n}\n",
-        "Outer.A.label", "Outer.B.label",
+        "Outer.A.label",
+        "Outer.B.label",
     ),
     "python_property_setter_pair_cannot_mask_each_other": (
         "p.py",
         "class C:\n    @property\n    def x(self):\n        return helper(1)\n    @x.setter\n    def x(self, v):\n        return helper(1)\n",
         "class C:\n    @property\n    def x(self):\n        return other(2)\n    @x.setter\n    def x(self, v):\n        return helper(1)\n",
-        "C.x@(self)", "C.x@(self, v)",
+        "C.x@(self)",
+        "C.x@(self, v)",
     ),
     "cpp_reference_returning_cv_overloads_cannot_mask_each_other": (
         "buf.cpp",
         "class Buffer {\n  std::string& name() { return name_; }\n  const std::string& name() const { return name_; }\n};\n",
         "class Buffer {\n  std::string& name() { return renamed_; }\n  const std::string& name() const { return name_; }\n};\n",
-        "Buffer.name@()", "Buffer.name@() const",
+        "Buffer.name@()",
+        "Buffer.name@() const",
     ),
 }
 MASKED = {  # where tether follows the edited twin to its identical sibling instead
@@ -190,7 +212,10 @@ def test_an_edited_twin_goes_stale_and_its_sibling_does_not(repo, case):
     path, original, edited, spec_a, spec_b = MASKING[case]
     repo.write(path, original)
     repo.commit("twins")
-    made = [repo.json("remember", f"{case}: what the {n} does", "--anchor", f"{path}::{spec}")["data"] for n, spec in (("first", spec_a), ("second", spec_b))]
+    made = [
+        repo.json("remember", f"{case}: what the {n} does", "--anchor", f"{path}::{spec}")["data"]
+        for n, spec in (("first", spec_a), ("second", spec_b))
+    ]
     a, b = (m["id"] for m in made)
     own = [(m["anchors"][0]["symbol"], m["anchors"][0].get("discriminator")) for m in made]
     assert own[0] != own[1]
@@ -342,7 +367,9 @@ def test_a_bare_name_over_twins_is_refused_with_every_typeable_form(repo):
 def test_a_long_twin_list_is_given_whole(repo):
     """limpet tests/memory_api.rs::a_truncated_slot_list_says_so — DIFFERENCE: limpet caps the menu and says
     "and more"; tether lists every typeable form, all six."""
-    repo.write("many.rs", "struct T;\n" + "".join(f"impl Tr{i} for T {{ fn go(&self) -> u32 {{ {i} }} }}\n" for i in range(6)))
+    repo.write(
+        "many.rs", "struct T;\n" + "".join(f"impl Tr{i} for T {{ fn go(&self) -> u32 {{ {i} }} }}\n" for i in range(6))
+    )
     repo.commit("many")
     err = repo.error("remember", "go does a thing", "--anchor", "many.rs::T.go")
     assert err["code"] == "anchor_ambiguous"
@@ -389,7 +416,9 @@ def test_the_class_twin_survives_an_export_import_round_trip(repo, tmp_path):
 def test_a_discriminator_that_contains_an_at_still_anchors(repo):
     """limpet tests/memory_api.rs::a_discriminator_carrying_an_at_still_anchors — Java `f(@NonNull String a)`:
     the spec `C.f@(@NonNull String a)` anchors that overload, not its twin."""
-    repo.write("C.java", "class C {\n  void f(int a) { log(a); }\n  void f(@NonNull String a) { log(a.length()); }\n}\n")
+    repo.write(
+        "C.java", "class C {\n  void f(int a) { log(a); }\n  void f(@NonNull String a) { log(a.length()); }\n}\n"
+    )
     repo.commit("c")
     mid = repo.remember("the annotated overload is the one callers reach", "C.java::C.f@(@NonNull String a)")
     assert _slot(anchor_of(repo, mid)) == ("C.java", "C.f", "(@NonNull String a)", [3, 3])
@@ -406,7 +435,10 @@ def test_an_unknown_discriminator_is_refused_with_the_real_ones(repo):
     assert repo.memory_files() == {}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a Bash function named deploy@prod is indexed (and suggested) but its spec is split at @ and refused")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: a Bash function named deploy@prod is indexed (and suggested) but its spec is split at @ and refused",
+)
 def test_a_symbol_spelled_with_an_at_sign_anchors(repo):
     """limpet tests/memory_api.rs::symbol_spelled_with_an_at_sign_still_anchors — Bash allows `@` in a
     function name: `deploy.sh::deploy@prod` anchors the function `deploy@prod`."""
@@ -417,7 +449,9 @@ def test_a_symbol_spelled_with_an_at_sign_anchors(repo):
     assert anchor_of(repo, out["data"]["id"])["lines"] == [1, 3]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: `deploy@` silently anchors function `deploy` while a function named `deploy@` exists")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: `deploy@` silently anchors function `deploy` while a function named `deploy@` exists"
+)
 def test_an_at_named_symbol_colliding_with_a_twin_spec_is_refused(repo):
     """limpet tests/memory_api.rs::at_named_symbol_colliding_with_a_slot_spec_is_refused_loudly — functions
     `deploy@` and `deploy` both exist: the spec `deploy@` could mean either, so it is refused as
@@ -440,7 +474,9 @@ def test_a_lone_impl_anchors_by_bare_name_and_a_later_twin_changes_nothing(repo)
     repo.write("one.rs", "struct T;\n" + first + "impl B for T { fn go(&self) -> u32 { 222 } }\n")
     assert verdict(repo, mid) == ("active", None)
     assert anchor_of(repo, mid)["lines"] == [2, 4]
-    repo.write("one.rs", "struct T;\n" + first.replace("i * 3", "i * 5") + "impl B for T { fn go(&self) -> u32 { 222 } }\n")
+    repo.write(
+        "one.rs", "struct T;\n" + first.replace("i * 3", "i * 5") + "impl B for T { fn go(&self) -> u32 { 222 } }\n"
+    )
     assert verdict(repo, mid) == ("stale", "body_edited")
 
 

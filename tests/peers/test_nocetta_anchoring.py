@@ -138,8 +138,12 @@ def test_functions_classes_methods_and_top_level_consts_are_symbols_nested_and_l
     """nocetta test/anchor/locate.test.ts › extractSymbols › enumerates functions, classes, methods, and
     top-level consts (exported or not) with stable paths; nested and `let` declarations are never symbols."""
     for name in ("greet", "Widget", "Widget.render", "DEFAULT_SIZE", "internalOnly", "inner"):
-        out = ts.json("remember", f"{name} carries a decision recorded for the fixture file", "--anchor",
-                      f"src/fixture.ts::{name}")
+        out = ts.json(
+            "remember",
+            f"{name} carries a decision recorded for the fixture file",
+            "--anchor",
+            f"src/fixture.ts::{name}",
+        )
         assert [a["spec"] for a in out["data"]["anchors"]] == [f"src/fixture.ts::{name}"]
     for name in ("nested", "mutable"):
         assert refused(ts, f"src/fixture.ts::{name}", "anchor_unresolved")["reason"] == "symbol_missing"
@@ -205,8 +209,12 @@ def test_a_markdown_file_anchors_by_heading(lore):
     › locateAnchor dispatcher › routes .md artifacts to the content locator"""
     specs = []
     for heading in ("Overview", "Elminster", "Mystra"):
-        out = lore.json("remember", f"The {heading} section is what the campaign notes cite for it.", "--anchor",
-                        f"lore/mage.md#{heading}")
+        out = lore.json(
+            "remember",
+            f"The {heading} section is what the campaign notes cite for it.",
+            "--anchor",
+            f"lore/mage.md#{heading}",
+        )
         specs += [a["spec"] for a in out["data"]["anchors"]]
     assert specs == ["lore/mage.md#Overview", "lore/mage.md#Elminster", "lore/mage.md#Mystra"]
     assert {i["status"] for i in lore.check().values()} == {"active"}
@@ -290,26 +298,35 @@ def test_plain_javascript_functions_anchor_and_stay_active(repo):
     repo.write("src/greet.mjs", JS_SOURCE)
     repo.commit("js")
     for file in ("src/greet.js", "src/greet.mjs"):
-        out = repo.json("remember", f"greet in {file} appends the name length for the support desk.", "--anchor",
-                        f"{file}::greet")
+        out = repo.json(
+            "remember", f"greet in {file} appends the name length for the support desk.", "--anchor", f"{file}::greet"
+        )
         (anchor,) = out["data"]["anchors"]
         assert anchor["spec"] == f"{file}::greet" and anchor["hash"]
     assert {i["status"] for i in repo.check().values()} == {"active"}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: identical bodies in .js and .ts get different hashes (language-tagged)")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: identical bodies in .js and .ts get different hashes (language-tagged)"
+)
 def test_identical_bodies_in_js_and_ts_hash_alike(repo):
     """nocetta test/anchor/locate-any.test.ts › JS riding the TypeScript grammar › hashes identical JS bodies
     identically across the aliased extensions — one grammar, one hash format"""
     repo.write("src/greet.js", JS_SOURCE)
     repo.write("src/greet.ts", JS_SOURCE)
     repo.commit("js and ts")
-    js = repo.json("remember", "greet (js) appends the name length for the support desk.", "--anchor", "src/greet.js::greet")
-    ts = repo.json("remember", "greet (ts) appends the name length for the support desk.", "--anchor", "src/greet.ts::greet")
+    js = repo.json(
+        "remember", "greet (js) appends the name length for the support desk.", "--anchor", "src/greet.js::greet"
+    )
+    ts = repo.json(
+        "remember", "greet (ts) appends the name length for the support desk.", "--anchor", "src/greet.ts::greet"
+    )
     assert js["data"]["anchors"][0]["hash"] == ts["data"]["anchors"][0]["hash"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: `git mv greet.js greet.ts` with the body unchanged goes stale body_edited")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: `git mv greet.js greet.ts` with the body unchanged goes stale body_edited"
+)
 def test_renaming_a_js_file_to_ts_keeps_its_memory_active(repo):
     """nocetta test/anchor/locate-any.test.ts › JS riding the TypeScript grammar › hashes identical JS bodies
     identically across the aliased extensions — so a .js file renamed to .ts changes nothing anchored in it"""
@@ -338,8 +355,12 @@ def test_a_symbol_anchor_on_a_markdown_document_is_refused(lore):
 def test_a_heading_resolves_whatever_its_case_and_surrounding_whitespace(lore):
     """nocetta test/anchor/resolve.test.ts › heading matching tolerates whitespace and case › resolves a heading that
     differs only in surrounding whitespace and case"""
-    out = lore.json("remember", "Elminster lives in Shadowdale, which the quest log depends on.", "--anchor",
-                    "lore/mage.md#  elminster  ")
+    out = lore.json(
+        "remember",
+        "Elminster lives in Shadowdale, which the quest log depends on.",
+        "--anchor",
+        "lore/mage.md#  elminster  ",
+    )
     assert [a["spec"] for a in out["data"]["anchors"]] == ["lore/mage.md#Elminster"]
 
 
@@ -361,7 +382,9 @@ def test_symbol_names_are_case_exact(repo):
     assert err["reason"] == "symbol_missing" and "'FOO'" in err["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a symbol typed in the wrong case (FOO for foo) gets no near-name suggestion")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: a symbol typed in the wrong case (FOO for foo) gets no near-name suggestion"
+)
 def test_a_symbol_typed_in_the_wrong_case_names_the_real_one(repo):
     """nocetta test/anchor/resolve.test.ts › heading matching tolerates whitespace and case › does not extend the
     tolerance to symbol names — refused with `available symbols: foo`; tether promises near names"""
@@ -454,30 +477,63 @@ class Upgrade:
 # its body edit, its comment, a method by bare name and its qualified name, the mutable variable
 LANGS = {
     "python": dict(
-        path="src/shop.py", src=SHOP_PY,
-        symbols=["income_breakdown", "decorated_helper", "MAX_LEVEL", "Shop", "Shop.do_rebrand", "Shop.total",
-                 "Shop.BASE_COST"],
-        fn="income_breakdown", edit=('"bonus": gold // 10', '"bonus": 0'),
+        path="src/shop.py",
+        src=SHOP_PY,
+        symbols=[
+            "income_breakdown",
+            "decorated_helper",
+            "MAX_LEVEL",
+            "Shop",
+            "Shop.do_rebrand",
+            "Shop.total",
+            "Shop.BASE_COST",
+        ],
+        fn="income_breakdown",
+        edit=('"bonus": gold // 10', '"bonus": 0'),
         comment=('    return {"gold"', '    # breakdown by source\n    return {"gold"'),
-        bare=("do_rebrand", "Shop.do_rebrand"), var="rates", var_edit=("rates = []", "rates = [0.2]"),
+        bare=("do_rebrand", "Shop.do_rebrand"),
+        var="rates",
+        var_edit=("rates = []", "rates = [0.2]"),
         typo=("income_breakdwn", "income_breakdown"),
     ),
     "go": dict(
-        path="src/shop.go", src=SHOP_GO,
-        symbols=["IncomeBreakdown", "Shop", "Priced", "MaxLevel", "RareDrop", "EpicDrop", "Shop.DoRebrand",
-                 "Shop.AddGold"],
-        fn="IncomeBreakdown", edit=("gold*3", "gold*4"),
+        path="src/shop.go",
+        src=SHOP_GO,
+        symbols=[
+            "IncomeBreakdown",
+            "Shop",
+            "Priced",
+            "MaxLevel",
+            "RareDrop",
+            "EpicDrop",
+            "Shop.DoRebrand",
+            "Shop.AddGold",
+        ],
+        fn="IncomeBreakdown",
+        edit=("gold*3", "gold*4"),
         comment=("\treturn gold*3", "\t// gold as-is\n\treturn gold*3"),
-        bare=("DoRebrand", "Shop.DoRebrand"), var="mutable", var_edit=("var mutable = 0", "var mutable = 7"),
+        bare=("DoRebrand", "Shop.DoRebrand"),
+        var="mutable",
+        var_edit=("var mutable = 0", "var mutable = 7"),
         typo=("IncomeBreakdwn", "IncomeBreakdown"),
     ),
     "gdscript": dict(
-        path="src/shop.gd", src=SHOP_GD,
-        symbols=["Shop.income_breakdown", "Shop.max_level_for", "Shop.RARITIES", "Shop.Upgrade",
-                 "Shop.Upgrade.do_rebrand", "Shop.Upgrade.COST"],
-        fn="income_breakdown", edit=('"bonus": gold / 10', '"bonus": 0'),
+        path="src/shop.gd",
+        src=SHOP_GD,
+        symbols=[
+            "Shop.income_breakdown",
+            "Shop.max_level_for",
+            "Shop.RARITIES",
+            "Shop.Upgrade",
+            "Shop.Upgrade.do_rebrand",
+            "Shop.Upgrade.COST",
+        ],
+        fn="income_breakdown",
+        edit=('"bonus": gold / 10', '"bonus": 0'),
         comment=('\treturn {"gold"', '\t# breakdown by source\n\treturn {"gold"'),
-        bare=("do_rebrand", "Shop.Upgrade.do_rebrand"), var="gold", var_edit=("var gold := 0", "var gold := 50"),
+        bare=("do_rebrand", "Shop.Upgrade.do_rebrand"),
+        var="gold",
+        var_edit=("var gold := 0", "var gold := 50"),
         typo=("income_breakdwn", "Shop.income_breakdown"),
     ),
 }
@@ -499,8 +555,12 @@ def test_functions_classes_methods_and_constants_anchor_in_each_language(lang):
     under their `class_name`, and anchors the file class as the file: DIFFERENCES.md.)"""
     repo, case = lang
     for i, name in enumerate(case["symbols"]):
-        out = repo.json("remember", f"Memory {i} about {name}: the balance sheet depends on it.", "--anchor",
-                        f"{case['path']}::{name}")
+        out = repo.json(
+            "remember",
+            f"Memory {i} about {name}: the balance sheet depends on it.",
+            "--anchor",
+            f"{case['path']}::{name}",
+        )
         assert [a["spec"] for a in out["data"]["anchors"]] == [f"{case['path']}::{name}"]
     assert {i["status"] for i in repo.check().values()} == {"active"}
 
@@ -510,7 +570,9 @@ def test_an_unchanged_or_commented_symbol_stays_active_and_a_body_edit_goes_stal
     hash intact; › ignores comment-only edits — a comment added inside a body does not change its hash; › detects a
     body edit as staleness: same locator, changed hash"""
     repo, case = lang
-    mid = repo.remember("The breakdown feeds the shop's income panel; keep the bonus split.", f"{case['path']}::{case['fn']}")
+    mid = repo.remember(
+        "The breakdown feeds the shop's income panel; keep the bonus split.", f"{case['path']}::{case['fn']}"
+    )
     repo.write("README.md", "unrelated\n")
     assert repo.check()[mid]["status"] == "active"
     repo.replace(case["path"], *case["comment"])
@@ -538,8 +600,12 @@ def test_a_mutable_variable_anchors_and_its_edit_goes_stale_in_each_language(lan
     (`var`) › mutable variables are never indexed. tether differs on purpose (DIFFERENCES.md): they anchor, and a
     memory on one goes stale when the value is edited."""
     repo, case = lang
-    out = repo.json("remember", "The starting value is tuned for the tutorial economy.", "--anchor",
-                    f"{case['path']}::{case['var']}")
+    out = repo.json(
+        "remember",
+        "The starting value is tuned for the tutorial economy.",
+        "--anchor",
+        f"{case['path']}::{case['var']}",
+    )
     mid = out["data"]["id"]
     assert repo.check()[mid]["status"] == "active"
     repo.replace(case["path"], *case["var_edit"])
@@ -567,9 +633,14 @@ def test_remember_resolves_the_anchor_from_the_real_source_and_persists_it(repo)
 
 def test_a_non_exported_top_level_const_anchors(repo):
     """nocetta test/capture/capture.test.ts › remember › resolves a code anchor to a non-exported top-level const"""
-    repo.write("src/internal.ts", "const INTERNAL_LIMIT = 10;\n\nexport function useIt(): number {\n  return INTERNAL_LIMIT;\n}\n")
+    repo.write(
+        "src/internal.ts",
+        "const INTERNAL_LIMIT = 10;\n\nexport function useIt(): number {\n  return INTERNAL_LIMIT;\n}\n",
+    )
     repo.commit("internal")
-    out = repo.json("remember", "INTERNAL_LIMIT caps the internal batch size", "--anchor", "src/internal.ts::INTERNAL_LIMIT")
+    out = repo.json(
+        "remember", "INTERNAL_LIMIT caps the internal batch size", "--anchor", "src/internal.ts::INTERNAL_LIMIT"
+    )
     assert [a["spec"] for a in out["data"]["anchors"]] == ["src/internal.ts::INTERNAL_LIMIT"]
 
 
@@ -647,4 +718,3 @@ def test_editing_the_anchored_symbol_makes_it_stale_but_editing_its_neighbour_do
     repo.replace("src/foo.ts", "return 1;", "return 42;")
     item = repo.check()[mid]
     assert (item["status"], item["reason"]) == ("stale", "body_edited")
-

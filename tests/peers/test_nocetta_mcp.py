@@ -38,8 +38,12 @@ def foo(repo):
 
 @asynccontextmanager
 async def served(repo, tmp_path):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "mcp"], cwd=str(tmp_path),
-                                   env={"TETHER_HOME": os.environ["TETHER_HOME"], "CLAUDE_PROJECT_DIR": str(repo.path)})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tether", "mcp"],
+        cwd=str(tmp_path),
+        env={"TETHER_HOME": os.environ["TETHER_HOME"], "CLAUDE_PROJECT_DIR": str(repo.path)},
+    )
     with open(tmp_path / "mcp-stderr.log", "w") as errlog:
         async with Client(stdio_client(params, errlog=errlog)) as client:
             yield client
@@ -47,6 +51,7 @@ async def served(repo, tmp_path):
 
 def run(repo, tmp_path, script):
     """Run `script(client)` against a fresh server on `repo`; returns what it returns."""
+
     async def go():
         async with served(repo, tmp_path) as client:
             return await script(client)
@@ -136,6 +141,7 @@ def test_the_instructions_never_restate_a_tool_description(handshake):
 def test_remember_resolves_the_anchor_and_a_recall_on_its_file_finds_it(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_remember resolves the anchor; the shaped result carries id and anchor;
     a files_in_play search finds it (the written file's repo-relative path too; tether adds no staging note)"""
+
     async def script(client):
         made = await ok(client, "remember", body="foo returns the number one", kind="fact", anchors=["src/foo.ts::foo"])
         found = await ok(client, "recall", task="what does this file do", files=["src/foo.ts"])
@@ -150,9 +156,16 @@ def test_remember_resolves_the_anchor_and_a_recall_on_its_file_finds_it(foo, tmp
 
 def test_an_explicit_summary_comes_back_on_recall(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_remember accepts an explicit summary and surfaces it on recall"""
+
     async def script(client):
-        await ok(client, "remember", body="foo returns the number one", summary="foo returns 1", kind="fact",
-                 anchors=["src/foo.ts::foo"])
+        await ok(
+            client,
+            "remember",
+            body="foo returns the number one",
+            summary="foo returns 1",
+            kind="fact",
+            anchors=["src/foo.ts::foo"],
+        )
         return await ok(client, "recall", task="what does foo return", files=["src/foo.ts"])
 
     (item,) = run(foo, tmp_path, script)["data"]["items"]
@@ -162,9 +175,15 @@ def test_an_explicit_summary_comes_back_on_recall(foo, tmp_path):
 def test_a_secret_is_a_tool_error_and_nothing_is_written(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › a secret body comes back as an isError result carrying the never-leak refusal,
     and nothing is written"""
+
     async def script(client):
-        err, text = await refused(client, "remember", body="the deploy token is ghp_2mEqQQNosSKG6Ccs1F42tJJL9b1uzWOP2rOv",
-                                  kind="fact", anchors=["src/foo.ts"])
+        err, text = await refused(
+            client,
+            "remember",
+            body="the deploy token is ghp_2mEqQQNosSKG6Ccs1F42tJJL9b1uzWOP2rOv",
+            kind="fact",
+            anchors=["src/foo.ts"],
+        )
         found = await ok(client, "recall", task="deploy token")
         return err, text, found
 
@@ -176,6 +195,7 @@ def test_a_secret_is_a_tool_error_and_nothing_is_written(foo, tmp_path):
 def test_recall_results_carry_id_kind_anchor_and_summary_but_never_a_hash_or_a_validity_window(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_search shapes each line with id/kind/authority/anchor/body — and never a
     hash (and current results carry no validity window)"""
+
     async def script(client):
         await ok(client, "remember", body="foo returns the number one", kind="fact", anchors=["src/foo.ts::foo"])
         res = await client.call_tool("recall", {"task": "foo returns", "files": ["src/foo.ts"]})
@@ -191,6 +211,7 @@ def test_recall_results_carry_id_kind_anchor_and_summary_but_never_a_hash_or_a_v
 def test_a_recall_with_nothing_to_search_is_refused(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_search with neither files_in_play nor keyword refuses instead of
     returning an empty page"""
+
     async def script(client):
         empty, _ = await refused(client, "recall", task="   ", files=["src/foo.ts"])
         missing, text = await refused(client, "recall")
@@ -203,6 +224,7 @@ def test_a_recall_with_nothing_to_search_is_refused(foo, tmp_path):
 def test_check_lists_the_drifted_memory_with_its_reason_and_where_and_the_instructions_say_what_to_do(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_worklist lists the drifted node with its reason verbatim, its
     artifactPath, and the repair pointer (tether's pointer is in the instructions, not the result: DIFFERENCES.md)"""
+
     async def script(client):
         await ok(client, "remember", body="foo returns the number one", kind="fact", anchors=["src/foo.ts::foo"])
         foo.write("src/foo.ts", FOO_EDITED)
@@ -218,9 +240,11 @@ def test_check_lists_the_drifted_memory_with_its_reason_and_where_and_the_instru
 
 def test_reanchor_clears_the_drift_without_changing_the_belief(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_repair reanchor clears the worklist without changing the belief"""
+
     async def script(client):
-        mid = (await ok(client, "remember", body="foo returns the number one", kind="fact",
-                        anchors=["src/foo.ts::foo"]))["data"]["id"]
+        mid = (
+            await ok(client, "remember", body="foo returns the number one", kind="fact", anchors=["src/foo.ts::foo"])
+        )["data"]["id"]
         foo.write("src/foo.ts", FOO_EDITED)
         assert (await ok(client, "check"))["data"][0]["status"] == "stale"
         again = await ok(client, "reanchor", id=mid)
@@ -234,9 +258,11 @@ def test_reanchor_clears_the_drift_without_changing_the_belief(foo, tmp_path):
 
 def test_retire_takes_the_memory_out_of_recall(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_repair retire removes the node from current recall"""
+
     async def script(client):
-        mid = (await ok(client, "remember", body="foo returns the number one", kind="fact",
-                        anchors=["src/foo.ts::foo"]))["data"]["id"]
+        mid = (
+            await ok(client, "remember", body="foo returns the number one", kind="fact", anchors=["src/foo.ts::foo"])
+        )["data"]["id"]
         retired = await ok(client, "retire", id=mid, reason="foo is gone; the claim has no subject")
         return mid, retired, await ok(client, "recall", task="what does foo return", files=["src/foo.ts"])
 
@@ -248,6 +274,7 @@ def test_retire_takes_the_memory_out_of_recall(foo, tmp_path):
 def test_supersede_serves_the_new_belief_and_as_of_the_old_time_serves_the_old(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › memory_supersede: search resolves to the new belief, and memory_as_of at the
     old txnTime still returns the old (with its validity window, closure included)"""
+
     async def script(client):
         v1 = (await ok(client, "remember", body="foo returns one", kind="fact", anchors=["src/foo.ts::foo"]))["data"]
         await asyncio.sleep(0.02)
@@ -267,9 +294,15 @@ def test_supersede_serves_the_new_belief_and_as_of_the_old_time_serves_the_old(f
 def test_an_unknown_symbol_is_an_honest_tool_error(foo, tmp_path):
     """nocetta test/mcp/server.test.ts › honest refusals surface as isError text: memory_remember with an unknown symbol
     name"""
+
     async def script(client):
-        return await refused(client, "remember", body="a claim about a symbol that isn't there", kind="fact",
-                             anchors=["src/foo.ts::nope"])
+        return await refused(
+            client,
+            "remember",
+            body="a claim about a symbol that isn't there",
+            kind="fact",
+            anchors=["src/foo.ts::nope"],
+        )
 
     err, text = run(foo, tmp_path, script)
     assert err["code"] == "anchor_unresolved" and "'nope'" in err["message"]

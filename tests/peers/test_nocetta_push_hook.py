@@ -19,11 +19,15 @@ from hooktools import RELATED, UNRELATED, billing_repo, context_of, hook_env, pa
 
 SESSION = "9a7e2c41-3b5d-4f60-8e1a-2c4d6b8f0a13"
 WEAK = "the invoice rounding seems off"
-STRONG = ("why do invoice totals round each line to cents before summing, never rounding the grand total, as auditors "
-          "require per-line rounding?")
+STRONG = (
+    "why do invoice totals round each line to cents before summing, never rounding the grand total, as auditors "
+    "require per-line rounding?"
+)
 BACKOFF = "why is the retry backoff capped at 30 seconds for the payment gateway connections?"
-NEAR_TIE = ("why do invoice totals round per line, and why are tax rates never fetched at runtime but read from the "
-            "in-code table?")
+NEAR_TIE = (
+    "why do invoice totals round per line, and why are tax rates never fetched at runtime but read from the "
+    "in-code table?"
+)
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +76,7 @@ def stop(repo, env, message: str, session: str = SESSION):
 
 
 def scores(repo, text: str) -> dict[str, float]:
-    from tether.hooks.scoring import PushIndex
+    from tether.surfaces.hooks.scoring import PushIndex
 
     idx = PushIndex(repo.path)
     try:
@@ -102,38 +106,57 @@ def test_an_absolute_path_under_the_repo_counts_as_its_repo_relative_path(repo, 
 @pytest.fixture
 def paths_repo(repo):
     repo.write("etc/thing.conf", "listen = 8080\nworkers = 4\n")
-    repo.write("invoice.ts", "export function total(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0) * 1.2;\n}\n")
+    repo.write(
+        "invoice.ts",
+        "export function total(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0) * 1.2;\n}\n",
+    )
     repo.write("bar/foo.ts", "export function a(): number {\n  return computeSomething(1, 2, 3) + 7;\n}\n")
     repo.write("pkg/bar/foo.ts", "export function b(): number {\n  return computeOther(4, 5, 6) * 9;\n}\n")
     repo.write("pkg/main.ts", "export function m(): number {\n  return 1;\n}\n")
     repo.commit("paths")
     return {
-        "conf": repo.remember("The service listens on 8080 because the load balancer health check is hardwired to it.",
-                              "etc/thing.conf"),
-        "invoice": repo.remember("Invoice totals include the 20 percent VAT multiplier required by the finance team.",
-                                 "invoice.ts::total"),
-        "root": repo.remember("Root helper a adds seven to the computed value for the legacy dashboard.", "bar/foo.ts::a"),
-        "pkg": repo.remember("Package helper b multiplies by nine to convert units for the mobile app.", "pkg/bar/foo.ts::b"),
+        "conf": repo.remember(
+            "The service listens on 8080 because the load balancer health check is hardwired to it.", "etc/thing.conf"
+        ),
+        "invoice": repo.remember(
+            "Invoice totals include the 20 percent VAT multiplier required by the finance team.", "invoice.ts::total"
+        ),
+        "root": repo.remember(
+            "Root helper a adds seven to the computed value for the legacy dashboard.", "bar/foo.ts::a"
+        ),
+        "pkg": repo.remember(
+            "Package helper b multiplies by nine to convert units for the mobile app.", "pkg/bar/foo.ts::b"
+        ),
     }
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a prompt path is read against the repository root, not the payload's cwd")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: a prompt path is read against the repository root, not the payload's cwd"
+)
 def test_a_relative_path_is_read_against_the_prompts_cwd(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › resolves a cwd-relative path against cwd, not
     the repo root (prompt `bar/foo.ts` with cwd `pkg/` names `pkg/bar/foo.ts`)"""
-    got = pushed(prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR="1000"), "look at foo.ts in bar/foo.ts",
-                        cwd=repo.path / "pkg"))
+    got = pushed(
+        prompt(
+            repo, env(repo, tmp_path, TETHER_PUSH_FLOOR="1000"), "look at foo.ts in bar/foo.ts", cwd=repo.path / "pkg"
+        )
+    )
     assert got == [paths_repo["pkg"][:8]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: an absolute path outside the repo (/etc/thing.conf) triggers the floor bypass of etc/thing.conf")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: an absolute path outside the repo (/etc/thing.conf) triggers the floor bypass of etc/thing.conf",
+)
 def test_an_absolute_path_outside_the_repo_never_bypasses_the_floor(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › drops paths that escape the repo
     (`edit /etc/thing.conf` names no file of the repository, whatever it anchors under etc/)"""
     assert prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR="1000"), "edit /etc/thing.conf").stdout == b""
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a path escaping the repo (../invoice.ts) triggers the floor bypass of invoice.ts")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: a path escaping the repo (../invoice.ts) triggers the floor bypass of invoice.ts"
+)
 def test_a_path_escaping_the_repo_never_bypasses_the_floor(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › drops paths that escape the repo
     (`../invoice.ts` from the repository root is outside it)"""
@@ -208,7 +231,10 @@ def test_a_score_below_the_floor_is_silence(repo, billing, tmp_path):
     assert prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR=str(s + 0.01)), RELATED).stdout == b""
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a score exactly at TETHER_PUSH_FLOOR is pushed (README: 'above an absolute relevance floor')")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: a score exactly at TETHER_PUSH_FLOOR is pushed (README: 'above an absolute relevance floor')",
+)
 def test_a_score_exactly_at_the_floor_is_silence(repo, billing, tmp_path):
     """nocetta test/recall/push-recall.test.ts › selectPushRecall › defaults to silence: a candidate at or below the
     floor never injects (at)"""
@@ -226,14 +252,16 @@ def test_at_most_one_memory_is_injected_and_only_a_clear_winner(repo, billing, t
     """nocetta test/recall/push-recall.test.ts › selectPushRecall › injects the single strongest candidate above the
     floor — capped at one. tether also asks the winner to clear the runner-up by 1.4x (DIFFERENCES.md): two memories
     matching about equally are silence."""
-    from tether.hooks.push import DOMINANCE
+    from tether.surfaces.hooks.push import DOMINANCE
 
     one = context_of(prompt(repo, env(repo, tmp_path), STRONG))
     assert one.count("<tether-memory ") == 1 and billing["total"][:8] in one
     s = scores(repo, NEAR_TIE)
     tax, total = s[billing["tax"]], s[billing["total"]]
     assert tax > total and tax < DOMINANCE * total  # premise: a near tie, on the scorer as it is
-    assert prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR=str(total * 0.9)), NEAR_TIE, session="s-tie").stdout == b""
+    assert (
+        prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR=str(total * 0.9)), NEAR_TIE, session="s-tie").stdout == b""
+    )
 
 
 def test_a_used_memory_stays_quiet_even_on_a_much_higher_score(repo, billing, tmp_path):
@@ -311,7 +339,8 @@ def test_a_spent_bypass_does_not_block_a_strong_match_on_another_memory(repo, bi
     """nocetta test/recall/push-recall.test.ts › selectPushRecall › a suppressed anchor does not block a fresh keyword
     hit on another node"""
     assert pushed(prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR="1000"), "what about src/retry.py")) == [
-        billing["backoff"][:8]]
+        billing["backoff"][:8]
+    ]
     got = pushed(prompt(repo, env(repo, tmp_path), STRONG + " (see src/retry.py too)"))
     assert got == [billing["total"][:8]]
 
@@ -327,8 +356,13 @@ def test_a_strong_match_wins_over_a_named_file(repo, billing, tmp_path):
 def test_a_superseded_memory_is_never_pushed(repo, billing, tmp_path):
     """nocetta test/recall/push-recall.test.ts › selectPushRecall › current-only is inherited, never re-derived: a node
     the caller already filtered out cannot be picked"""
-    repo.run("supersede", billing["total"], "Invoice totals are computed by the ledger service now; this module only "
-             "formats them.", "--reason", "moved")
+    repo.run(
+        "supersede",
+        billing["total"],
+        "Invoice totals are computed by the ledger service now; this module only formats them.",
+        "--reason",
+        "moved",
+    )
     e = env(repo, tmp_path, TETHER_PUSH_FLOOR="0.01")
     for text in (STRONG, RELATED, "look at src/billing.py"):
         assert billing["total"][:8] not in pushed(prompt(repo, e, text))
@@ -368,6 +402,8 @@ def test_tether_push_off_silences_a_strong_hit(repo, billing, tmp_path):
 def test_a_stale_memory_never_injects_even_on_a_strong_match(repo, billing, tmp_path):
     """nocetta test/cli/cli.test.ts › nocetta hook user-prompt-submit (push-recall) › a dirty node never injects even
     with a strong keyword match — current-only is inherited from filterLive"""
-    repo.replace("src/billing.py", "total += round(line.amount * line.quantity, 2)", "total += line.amount * line.quantity")
+    repo.replace(
+        "src/billing.py", "total += round(line.amount * line.quantity, 2)", "total += line.amount * line.quantity"
+    )
     e = env(repo, tmp_path, TETHER_PUSH_FLOOR="0.01")
     assert billing["total"][:8] not in pushed(prompt(repo, e, STRONG))

@@ -77,7 +77,9 @@ def front_matter(repo, mid: str) -> tuple[str, dict, str]:
 def test_a_keyword_recalls_the_memory_that_mentions_the_identifier(billing):
     """nocetta test/retrieval/keyword.test.ts › candidatesFromKeyword (BM25) › recalls a node whose body mentions the
     queried identifier"""
-    target = billing.remember("calculateTotal sums every line item into a grand total.", "src/billing.ts::calculateTotal")
+    target = billing.remember(
+        "calculateTotal sums every line item into a grand total.", "src/billing.ts::calculateTotal"
+    )
     billing.remember("formatCurrency renders two decimal places for display.", "src/billing.ts::formatCurrency")
     found = recall(billing, "calculateTotal")
     assert items(found) == [target]
@@ -86,10 +88,12 @@ def test_a_keyword_recalls_the_memory_that_mentions_the_identifier(billing):
 def test_a_memory_naming_the_identifier_twice_ranks_above_one_naming_it_once(billing):
     """nocetta test/retrieval/keyword.test.ts › candidatesFromKeyword (BM25) › ranks a node mentioning the identifier
     twice above one mentioning it once"""
-    twice = billing.remember("calculateTotal calls calculateTotal recursively for nested invoices.",
-                             "src/billing.ts::calculateTotal")
-    once = billing.remember("calculateTotal is defined next to the currency formatter in this module.",
-                            "src/billing.ts::formatCurrency")
+    twice = billing.remember(
+        "calculateTotal calls calculateTotal recursively for nested invoices.", "src/billing.ts::calculateTotal"
+    )
+    once = billing.remember(
+        "calculateTotal is defined next to the currency formatter in this module.", "src/billing.ts::formatCurrency"
+    )
     assert items(recall(billing, "calculateTotal")) == [twice, once]
 
 
@@ -107,8 +111,9 @@ def test_a_keyword_finds_a_memory_anchored_away_from_the_files_in_play(billing):
     with no anchor into the files in play; test/facade/facade.test.ts › search: filesInPlay finds the anchored claim;
     keyword finds the value"""
     claim = billing.remember("foo-style claim: the pricing helper f adds three.", "src/a.ts::f")
-    value = billing.remember("we always validate calculateTotal's output before persisting an invoice.",
-                             "src/billing.ts::calculateTotal")
+    value = billing.remember(
+        "we always validate calculateTotal's output before persisting an invoice.", "src/billing.ts::calculateTotal"
+    )
     assert items(recall(billing, "validate calculateTotal output before persisting", "--file", "src/a.ts"))[0] == value
     assert claim in items(recall(billing, "what should I know before editing this", "--file", "src/a.ts"))
 
@@ -161,17 +166,26 @@ def test_limit_caps_the_number_of_memories_returned_and_says_so(billing):
 
 
 LONG = "Totals are summed in integer cents. " + " ".join(
-    f"The ledger reconciler depends on exact integer arithmetic here, clause {i}." for i in range(60))
+    f"The ledger reconciler depends on exact integer arithmetic here, clause {i}." for i in range(60)
+)
 
 
 def test_past_the_budget_what_does_not_fit_is_counted_not_previewed(billing):
     """nocetta test/retrieval/pipeline.test.ts › applyBudget › keeps remaining ranked results once the body-char
     budget is spent, summary-only rather than dropped. tether differs on purpose (DIFFERENCES.md): the budget is a
     hard cap and what did not fit is counted in meta.completeness."""
-    billing.run("remember", LONG, "--summary", "Totals are summed in integer cents", "--anchor",
-                "src/billing.ts::calculateTotal")
-    billing.remember("Currency formatting uses two decimals because the invoice PDF template truncates longer amounts.",
-                     "src/billing.ts::formatCurrency")
+    billing.run(
+        "remember",
+        LONG,
+        "--summary",
+        "Totals are summed in integer cents",
+        "--anchor",
+        "src/billing.ts::calculateTotal",
+    )
+    billing.remember(
+        "Currency formatting uses two decimals because the invoice PDF template truncates longer amounts.",
+        "src/billing.ts::formatCurrency",
+    )
     found = recall(billing, "how are totals and currency handled", "--file", "src/billing.ts", "--budget", "200")
     assert len(found["data"]["items"]) == 1 and found["meta"]["tokens"]["used"] <= 200
     assert found["meta"]["completeness"]["omitted_reason"] == "budget"
@@ -181,8 +195,14 @@ def test_past_the_budget_what_does_not_fit_is_counted_not_previewed(billing):
 def test_a_memory_whose_body_exceeds_the_budget_is_previewed_by_its_summary_not_dropped(billing):
     """nocetta test/retrieval/pipeline.test.ts › applyBudget › excerpts a single node whose body alone exceeds the
     whole budget to its summary plus a truncation marker — never dropped"""
-    mid = billing.json("remember", LONG, "--summary", "Totals are summed in integer cents", "--anchor",
-                       "src/billing.ts::calculateTotal")["data"]["id"]
+    mid = billing.json(
+        "remember",
+        LONG,
+        "--summary",
+        "Totals are summed in integer cents",
+        "--anchor",
+        "src/billing.ts::calculateTotal",
+    )["data"]["id"]
     found = recall(billing, "integer cents ledger reconciler", "--budget", "200")
     (item,) = found["data"]["items"]
     assert item["id"] == mid and item["summary"] == "Totals are summed in integer cents"
@@ -198,7 +218,9 @@ def test_supersede_closes_the_old_memory_links_both_ways_and_keeps_it(billing):
     test/supersede/override.test.ts › overrides a default value node, recording the reason on the new node, and resolves
     to it; test/store/index-file.test.ts › isCurrent › is false for a superseded node"""
     old = billing.remember("foo returns one", "src/a.ts::f")
-    out = billing.json("supersede", old, "the helper f returns three more than computeA", "--reason", "it never was one")
+    out = billing.json(
+        "supersede", old, "the helper f returns three more than computeA", "--reason", "it never was one"
+    )
     new = out["data"]["current"]["id"]
     assert billing.json("history", new)["data"][0]["retired_reason"] == "superseded: it never was one"
     assert out["data"]["superseded"]["links"] == {"superseded_by": [new]}
@@ -230,14 +252,25 @@ def test_a_walk_back_chain_ends_at_the_restated_belief(billing):
     assert items(recall(billing, "which library does the pricing helper use")) == [a2]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: a recall matching only a superseded memory's wording returns nothing, not its current tip")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 21: a recall matching only a superseded memory's wording returns nothing, not its current tip",
+)
 def test_a_recall_matching_a_superseded_memorys_wording_returns_the_current_tip(billing):
     """nocetta test/retrieval/pipeline.test.ts › resolveToTip › follows superseded-by forward to the tip and returns
     the tip node, not the candidate (the old belief's words find its successor, whatever the successor says)"""
-    old = billing.remember("Batch size is fifty because shared hosts kill requests that run longer than thirty seconds.",
-                           "src/a.ts::f", kind="decision")
-    new = billing.json("supersede", old, "Uploads now go in chunks of two hundred since the new provider allows five "
-                       "minute calls.", "--reason", "new host")["data"]["current"]["id"]
+    old = billing.remember(
+        "Batch size is fifty because shared hosts kill requests that run longer than thirty seconds.",
+        "src/a.ts::f",
+        kind="decision",
+    )
+    new = billing.json(
+        "supersede",
+        old,
+        "Uploads now go in chunks of two hundred since the new provider allows five minute calls.",
+        "--reason",
+        "new host",
+    )["data"]["current"]["id"]
     assert items(recall(billing, "why is the batch size fifty, do shared hosts kill long requests?")) == [new]
 
 
@@ -308,8 +341,10 @@ def test_a_superseded_memory_is_not_checked_for_contradictions(billing):
 
 
 # -- test/supersede/duplicates.test.ts ------------------------------------------------------------
-BALANCE = ("Balance changes are validated by the headless sim before landing: monotonic progression, no runaway, "
-           "no dead plateau.")
+BALANCE = (
+    "Balance changes are validated by the headless sim before landing: monotonic progression, no runaway, "
+    "no dead plateau."
+)
 
 
 def test_a_near_identical_restatement_on_the_same_anchor_is_refused_naming_the_original(billing):
@@ -327,10 +362,12 @@ def test_a_near_identical_restatement_on_the_same_anchor_is_refused_naming_the_o
 def test_distinct_beliefs_on_one_anchor_and_unrelated_beliefs_are_not_duplicates(billing):
     """nocetta test/supersede/duplicates.test.ts › findDuplicates › does not flag two distinct invariants that share a
     doc heading; › does not flag unrelated beliefs"""
-    billing.remember("Auto-buyers come only from the autobuy acquisition; automation is earned, never a tax.",
-                     "lore/mage.md#Mystra")
-    billing.remember("Cap-raise mods are scoped and fixed (+N per stack), never a flat everything-bigger.",
-                     "lore/mage.md#Mystra")
+    billing.remember(
+        "Auto-buyers come only from the autobuy acquisition; automation is earned, never a tax.", "lore/mage.md#Mystra"
+    )
+    billing.remember(
+        "Cap-raise mods are scoped and fixed (+N per stack), never a flat everything-bigger.", "lore/mage.md#Mystra"
+    )
     billing.remember("The test runner is vitest, run with npm test.", "lore/mage.md#Mystra")
     assert len(billing.check()) == 3
 
@@ -345,16 +382,20 @@ def test_superseding_with_overlapping_text_is_no_duplicate(billing):
 
 # -- test/recall/recall.test.ts › residual classify, buildLedger, recall log ----------------------
 RESTATES = "retryWithBackoff will return maxAttempts."
-RATIONALE = ("retryWithBackoff caps attempts at three because the upstream gateway blocks the fifth request and we saw "
-             "cascading failures in the July incident.")
+RATIONALE = (
+    "retryWithBackoff caps attempts at three because the upstream gateway blocks the fifth request and we saw "
+    "cascading failures in the July incident."
+)
 
 
 @pytest.fixture
 def ledger(repo):
     repo.write("src/util.ts", UTIL)
     repo.commit("util")
-    return repo, {"covered": repo.remember(RESTATES, "src/util.ts::retryWithBackoff"),
-                  "complement": repo.remember(RATIONALE, "src/util.ts::retryWithBackoff", kind="decision")}
+    return repo, {
+        "covered": repo.remember(RESTATES, "src/util.ts::retryWithBackoff"),
+        "complement": repo.remember(RATIONALE, "src/util.ts::retryWithBackoff", kind="decision"),
+    }
 
 
 def quadrants(repo) -> dict[str, list[str]]:
@@ -379,8 +420,13 @@ def test_a_memory_whose_code_is_gone_counts_as_adding_something(ledger):
 
 
 def cite(repo, tmp_path, mid: str, session: str = "ledger-session") -> None:
-    data = payload("stop.json", session=session, repo=str(repo.path), transcript="",
-                   message=f"Kept the cap, as tether:{mid[:8]} says.")
+    data = payload(
+        "stop.json",
+        session=session,
+        repo=str(repo.path),
+        transcript="",
+        message=f"Kept the cap, as tether:{mid[:8]} says.",
+    )
     proc = run_hook("Stop", data, hook_env(tmp_path, repo.path))
     assert (proc.returncode, proc.stdout) == (0, b"")
 

@@ -27,7 +27,9 @@ BILLING_BODY_EDIT = BILLING.replace(
     "  let sum = 0;\n  for (const x of items) sum += x;\n  return sum;\n",
 )
 
-BILLING_LINE_MOVE = "// billing helpers\nexport function taxRate(): number {\n  return 0.0825;\n}\n\n" + BILLING + "\n// end of file\n"
+BILLING_LINE_MOVE = (
+    "// billing helpers\nexport function taxRate(): number {\n  return 0.0825;\n}\n\n" + BILLING + "\n// end of file\n"
+)
 
 UTIL = """\
 export function formatCurrency(amount: number): string {
@@ -67,7 +69,9 @@ def thesis(repo):
     repo.commit("billing")
     ids = {
         "c1": repo.remember("calculateTotal sums the items array via reduce.", "src/billing.ts::calculateTotal"),
-        "e1": repo.remember("Invoice.finalize stamps the invoice number and the line count.", "src/billing.ts::Invoice.finalize"),
+        "e1": repo.remember(
+            "Invoice.finalize stamps the invoice number and the line count.", "src/billing.ts::Invoice.finalize"
+        ),
         "c2": repo.remember("formatCurrency renders two decimal places.", "src/util.ts::formatCurrency"),
     }
     return repo, ids
@@ -179,8 +183,10 @@ def test_check_flags_only_the_memory_whose_anchor_was_edited(foo):
 def test_check_lists_memories_in_a_stable_order(foo):
     """nocetta test/facade/facade.test.ts › worklist sorts dirty deterministically by node id (tether: by memory
     file name, DIFFERENCES.md)"""
-    ids = [foo.remember(f"Memory {n} on foo: {n} is the {w} reason foo returns one.", "src/foo.ts::foo")
-           for n, w in (("one", "first"), ("two", "second"), ("three", "third"))]
+    ids = [
+        foo.remember(f"Memory {n} on foo: {n} is the {w} reason foo returns one.", "src/foo.ts::foo")
+        for n, w in (("one", "first"), ("two", "second"), ("three", "third"))
+    ]
     ids.append(foo.remember("bar spells its own name in lower case for the log parser.", "src/foo.ts::bar"))
     foo.write("src/foo.ts", BOTH_EDITED)
     first = [i["id"] for i in foo.json("check")["data"]]
@@ -273,8 +279,11 @@ def test_retire_closes_the_memory_in_place_with_its_reason(foo):
     after = foo.json("show", mid)["data"]["memory"]
     assert after["retired_reason"] == "foo was deleted; the claim has no subject"
     assert after["valid_to"] is not None
-    assert (after["body"], after["valid_from"], after["recorded_at"]) == (before["body"], before["valid_from"],
-                                                                            before["recorded_at"])
+    assert (after["body"], after["valid_from"], after["recorded_at"]) == (
+        before["body"],
+        before["valid_from"],
+        before["recorded_at"],
+    )
     assert list(foo.memory_files()) == files
     assert foo.check() == {}
 

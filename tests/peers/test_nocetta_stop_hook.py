@@ -86,15 +86,38 @@ def stop(repo, env, message: str = "Done.", transcript: str = ""):
 
 def transcript(tmp_path, repo, *assistant_blocks: dict) -> str:
     """A Claude Code transcript whose last turn is one typed prompt, then the given assistant content blocks."""
+
     def line(kind: str, uuid: str, message: dict) -> str:
-        return json.dumps({"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": str(repo.path),
-                           "sessionId": SESSION, "version": "2.1.332", "type": kind, "uuid": uuid,
-                           "timestamp": "2026-11-30T10:00:00.000Z", "message": message})
+        return json.dumps(
+            {
+                "parentUuid": None,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": str(repo.path),
+                "sessionId": SESSION,
+                "version": "2.1.332",
+                "type": kind,
+                "uuid": uuid,
+                "timestamp": "2026-11-30T10:00:00.000Z",
+                "message": message,
+            }
+        )
 
     lines = [line("user", "u-1", {"role": "user", "content": "Look at the retry code"})]
     for n, block in enumerate(assistant_blocks):
-        lines.append(line("assistant", f"a-{n}", {"id": f"msg_{n}", "type": "message", "role": "assistant",
-                                                  "model": "claude-sonnet-4-5", "content": [block]}))
+        lines.append(
+            line(
+                "assistant",
+                f"a-{n}",
+                {
+                    "id": f"msg_{n}",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude-sonnet-4-5",
+                    "content": [block],
+                },
+            )
+        )
     path = tmp_path / "transcript.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return str(path)
@@ -110,7 +133,9 @@ def test_a_surfaced_memory_on_an_edited_file_is_credited(repo, billing, env, tet
     assert credits(tether_home) == [[billing["backoff"]]]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: Stop credits a memory the session never surfaced, because its file was edited")
+@pytest.mark.xfail(
+    strict=True, reason="issue 21: Stop credits a memory the session never surfaced, because its file was edited"
+)
 def test_an_edited_files_memory_the_session_never_surfaced_is_not_credited(repo, billing, env, tether_home):
     """nocetta src/recall/stop-hook.ts › runStopHook › only surfaced ∩ edited-its-anchored-file is evidence of use; an
     edit alone is not (nothing surfaced: acked [])"""
@@ -129,8 +154,9 @@ def test_of_two_memories_on_the_edited_file_only_the_surfaced_one_is_credited(re
     assert credits(tether_home) == [[billing["total"]]]
 
 
-def test_a_memory_surfaced_by_an_mcp_recall_of_the_session_is_credited_when_its_file_is_edited(repo, billing, env,
-                                                                                                tether_home, tmp_path):
+def test_a_memory_surfaced_by_an_mcp_recall_of_the_session_is_credited_when_its_file_is_edited(
+    repo, billing, env, tether_home, tmp_path
+):
     """nocetta src/recall/stop-hook.ts › surfacedIds › every id a recall returned (the recall log) counts as surfaced,
     not only pushes"""
     from mcp.client import Client
@@ -138,9 +164,15 @@ def test_a_memory_surfaced_by_an_mcp_recall_of_the_session_is_credited_when_its_
 
     async def recall():
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "tether", "mcp"], cwd=str(tmp_path),
-            env={"TETHER_HOME": os.environ["TETHER_HOME"], "CLAUDE_PROJECT_DIR": str(repo.path),
-                 "CLAUDE_CODE_SESSION_ID": SESSION})
+            command=sys.executable,
+            args=["-m", "tether", "mcp"],
+            cwd=str(tmp_path),
+            env={
+                "TETHER_HOME": os.environ["TETHER_HOME"],
+                "CLAUDE_PROJECT_DIR": str(repo.path),
+                "CLAUDE_CODE_SESSION_ID": SESSION,
+            },
+        )
         with open(tmp_path / "mcp-stderr.log", "w") as errlog:
             async with Client(stdio_client(params, errlog=errlog)) as client:
                 res = await client.call_tool("recall", {"task": "retry backoff cap for the payment gateway"})
@@ -169,9 +201,17 @@ def test_a_memory_cited_by_id_is_credited(repo, billing, env, tether_home):
 
 def test_a_memory_acknowledged_through_used_ids_is_credited(repo, billing, env, tether_home, tmp_path):
     """nocetta src/recall/stop-hook.ts › used_ids: a later search acknowledges the memories the agent used"""
-    t = transcript(tmp_path, repo, {"type": "tool_use", "id": "toolu_1", "name": "mcp__plugin_tether_tether__recall",
-                                    "input": {"task": "retry budget", "used_ids": [billing["backoff"]]}},
-                   {"type": "text", "text": "Done."})
+    t = transcript(
+        tmp_path,
+        repo,
+        {
+            "type": "tool_use",
+            "id": "toolu_1",
+            "name": "mcp__plugin_tether_tether__recall",
+            "input": {"task": "retry budget", "used_ids": [billing["backoff"]]},
+        },
+        {"type": "text", "text": "Done."},
+    )
     stop(repo, env, transcript=t)
     assert credits(tether_home) == [[billing["backoff"]]]
 
@@ -197,9 +237,12 @@ def test_reading_a_file_is_not_editing_it(repo, billing, env, tether_home, tmp_p
     """nocetta src/recall/stop-hook.ts › EDIT_TOOLS: only the tools whose input names a file the agent changed (Edit,
     Write, MultiEdit) count; a Read of the anchored file does not"""
     assert billing["backoff"][:8].encode() in push(repo, env, BACKOFF)
-    t = transcript(tmp_path, repo, {"type": "tool_use", "id": "toolu_r", "name": "Read",
-                                    "input": {"file_path": str(repo.path / "src/retry.py")}},
-                   {"type": "text", "text": "The cap is there."})
+    t = transcript(
+        tmp_path,
+        repo,
+        {"type": "tool_use", "id": "toolu_r", "name": "Read", "input": {"file_path": str(repo.path / "src/retry.py")}},
+        {"type": "text", "text": "The cap is there."},
+    )
     stop(repo, env, transcript=t)
     assert credits(tether_home) == []
 
@@ -208,8 +251,16 @@ def test_a_write_recorded_only_in_the_transcript_counts_as_an_edit(repo, billing
     """nocetta src/recall/stop-hook.ts › EDIT_TOOLS: Write and MultiEdit name a changed file as Edit does (the turn's
     tool calls, here read from the transcript)"""
     assert billing["backoff"][:8].encode() in push(repo, env, BACKOFF)
-    t = transcript(tmp_path, repo, {"type": "tool_use", "id": "toolu_w", "name": "Write",
-                                    "input": {"file_path": str(repo.path / "src/retry.py"), "content": "x = 1\n"}},
-                   {"type": "text", "text": "Rewrote it."})
+    t = transcript(
+        tmp_path,
+        repo,
+        {
+            "type": "tool_use",
+            "id": "toolu_w",
+            "name": "Write",
+            "input": {"file_path": str(repo.path / "src/retry.py"), "content": "x = 1\n"},
+        },
+        {"type": "text", "text": "Rewrote it."},
+    )
     stop(repo, env, transcript=t)
     assert credits(tether_home) == [[billing["backoff"]]]

@@ -49,8 +49,13 @@ def quarantined(repo) -> list[dict]:
 
 def tether(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """The CLI with no --root: the root is discovered from the working directory."""
-    return subprocess.run([sys.executable, "-m", "tether", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "tether", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def root_from(cwd: Path, *args: str, env: dict | None = None) -> str:
@@ -70,10 +75,14 @@ def test_a_new_memory_gets_a_uuid_an_open_window_and_one_moment_for_its_times(fo
     assert meta["valid_from"] == meta["recorded_at"] == meta["verified_at"]
 
 
-@pytest.mark.parametrize("body, summary", [
-    ("foo returns 1. Some more detail follows here.", "foo returns 1."),
-    ("foo returns 1\nsome more detail follows here", "foo returns 1"),
-], ids=["first sentence", "first line"])
+@pytest.mark.parametrize(
+    "body, summary",
+    [
+        ("foo returns 1. Some more detail follows here.", "foo returns 1."),
+        ("foo returns 1\nsome more detail follows here", "foo returns 1"),
+    ],
+    ids=["first sentence", "first line"],
+)
 def test_the_summary_is_derived_from_the_body_when_none_is_given(foo, body, summary):
     """nocetta test/capture/capture.test.ts › createNode › derives a fallback summary from the body's first sentence
     when none is given; › ... from the first line when the body has no sentence-ending punctuation;
@@ -93,8 +102,9 @@ def test_a_derived_summary_is_capped_near_120_characters_with_an_ellipsis(foo):
 def test_an_explicit_summary_wins_and_round_trips(foo):
     """nocetta test/capture/capture.test.ts › createNode › lets an explicit summary win over the derived fallback;
     › round-trips summary through serialize/parse alongside the other optional fields"""
-    mid = foo.json("remember", "foo returns 1. detail.", "--summary", "foo returns one", "--anchor",
-                   "src/foo.ts::foo")["data"]["id"]
+    mid = foo.json("remember", "foo returns 1. detail.", "--summary", "foo returns one", "--anchor", "src/foo.ts::foo")[
+        "data"
+    ]["id"]
     _, meta, body = front_matter(foo, mid)
     assert (meta["summary"], body) == ("foo returns one", "foo returns 1. detail.\n")
     found = foo.json("recall", "what does foo return", "--file", "src/foo.ts")["data"]["items"]
@@ -205,10 +215,13 @@ def test_yaml_front_matter_written_by_hand_is_quarantined_not_read(foo):
 def test_several_bad_files_are_one_issue_each_in_file_name_order(foo):
     """nocetta test/store/validate.test.ts › reports several bad files, one issue each, sorted by file name"""
     foo.write(".tether/memories/zzz--bad.md", "not frontmatter at all\n")
-    foo.write(".tether/memories/aaa--bad.md", "---\n{\"kind\": \"decision\"}\n---\nbody\n")
+    foo.write(".tether/memories/aaa--bad.md", '---\n{"kind": "decision"}\n---\nbody\n')
     out = foo.json("check")
     assert out["data"] == []
-    assert [q["file"] for q in out["meta"]["quarantined"]] == [".tether/memories/aaa--bad.md", ".tether/memories/zzz--bad.md"]
+    assert [q["file"] for q in out["meta"]["quarantined"]] == [
+        ".tether/memories/aaa--bad.md",
+        ".tether/memories/zzz--bad.md",
+    ]
 
 
 def test_a_quarantined_file_is_never_deleted_or_moved_and_a_fix_clears_it(foo):
@@ -235,8 +248,12 @@ def test_a_memory_written_behind_a_running_servers_back_is_served_at_once(foo, t
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     async def go():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "tether", "mcp"], cwd=str(tmp_path),
-                                       env={"TETHER_HOME": os.environ["TETHER_HOME"], "CLAUDE_PROJECT_DIR": str(foo.path)})
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "tether", "mcp"],
+            cwd=str(tmp_path),
+            env={"TETHER_HOME": os.environ["TETHER_HOME"], "CLAUDE_PROJECT_DIR": str(foo.path)},
+        )
         with open(tmp_path / "mcp-stderr.log", "w") as errlog:
             async with Client(stdio_client(params, errlog=errlog)) as client:
                 first = await client.call_tool("check", {})
@@ -252,9 +269,11 @@ def test_a_memory_written_behind_a_running_servers_back_is_served_at_once(foo, t
 # Nocetta's shapes; where its literal fixture is an abc/123 run or an elided key, a machine-made value of the
 # same shape (the abc/123 literals are below, held as a difference)
 SECRETS = {
-    "private key block": ("here's our deploy key:\n-----BEGIN RSA PRIVATE KEY-----\n"
-                          "MIIEpAIBAAKCAQEAjYs2DwXPS60m2lXp0N4+TgkWObjjT+gMbphgvfYjwWJ53iLyLIJro4Af\n"
-                          "7sdguzEQ6LdSb6gnUP+xXOi6Y9YcmHDJOp8t5UdcCbwc8zMa8ZC88WUNv8drUoDV\n-----END RSA PRIVATE KEY-----"),
+    "private key block": (
+        "here's our deploy key:\n-----BEGIN RSA PRIVATE KEY-----\n"
+        "MIIEpAIBAAKCAQEAjYs2DwXPS60m2lXp0N4+TgkWObjjT+gMbphgvfYjwWJ53iLyLIJro4Af\n"
+        "7sdguzEQ6LdSb6gnUP+xXOi6Y9YcmHDJOp8t5UdcCbwc8zMa8ZC88WUNv8drUoDV\n-----END RSA PRIVATE KEY-----"
+    ),
     ".env-style assignment": "the fix was:\nDATABASE_PASSWORD=hunter2superlong\n",
     "AWS access key id": "rotate AKIA2E0A8F3B244C9986 immediately",
     "credentialed URL": "remote is https://svc-bot:Qm7v2XpL9kTz@github.com/org/repo.git",

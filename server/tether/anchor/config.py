@@ -22,8 +22,8 @@ import re
 from bisect import bisect_right
 from collections import Counter, deque
 
-from .model import Symbol
-from .normalize import digest
+from tether.anchor.model import Symbol
+from tether.anchor.normalize import digest
 
 KEY_PREFIX = "k1:"
 CONFIG_KINDS = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
@@ -185,12 +185,15 @@ def extract_keys(roots: list[Node], data: bytes, offset: int = 0) -> list[Symbol
     queue = deque(("", root, f"#{n}" if multi else None) for n, root in enumerate(roots, 1))
     while queue and len(out) < MAX_KEYS:
         prefix, node, disc = queue.popleft()
+        kids: list[tuple[str, Entry, str | None]]  # (segment, entry, field its name came from)
         if node.kind == "map":
             kids = [(quote(k), e, None) for k, e in node.entries.items()]
         else:
             names = _element_names(node)
-            kids = [(quote(names[i][0]), e, names[i][1]) if i in names else (str(i), e, None)
-                    for i, e in enumerate(node.items)]
+            kids = [
+                (quote(names[i][0]), e, names[i][1]) if i in names else (str(i), e, None)
+                for i, e in enumerate(node.items)
+            ]
         for seg, e, skip in kids[: MAX_KEYS - len(out)]:
             name = prefix + seg
             h = digest(KEY_PREFIX, e.node.digest(skip))

@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import re
 
-from .config import Entry, Node
+from tether.anchor.config import Entry, Node
+from tether.anchor.config_scalars import floating, integer, scalar, unescape
+from tether.anchor.config_yaml import yaml_docs
+from tether.anchor.grammars import parser
 
 
 class Malformed(Exception):
@@ -26,17 +29,13 @@ MAX_YAML_DEPTH = 200
 
 def parse(kind: str, data: bytes) -> list[Node]:
     """The documents of a config file (several only for a YAML stream), or raise Malformed."""
-    from .symbols import _parser
-
     if kind == "yaml" and yaml_depth(data) > MAX_YAML_DEPTH:
         raise Malformed(f"yaml nested deeper than {MAX_YAML_DEPTH} levels")
-    tree = _parser(kind).parse(data)
+    tree = parser(kind).parse(data)
     root = tree.root_node
     if root.has_error and not (kind == "json" and _only_trailing_commas(root, data)):
         raise Malformed(f"{kind} syntax error")
     if kind == "yaml":
-        from .config_yaml import yaml_docs
-
         return yaml_docs(root)
     return _json_doc(root) if kind == "json" else _toml_doc(root)
 
@@ -70,11 +69,9 @@ def yaml_depth(data: bytes) -> int:
 
 def first_error(kind: str, data: bytes) -> int | None:
     """The 1-based line of the first syntax error, for a refusal that says where to look."""
-    from .symbols import _parser
-
     if kind == "yaml" and yaml_depth(data) > MAX_YAML_DEPTH:
         return None  # never handed to the parser (see MAX_YAML_DEPTH)
-    n, err = _parser(kind).parse(data).root_node, None
+    n, err = parser(kind).parse(data).root_node, None
     while True:
         bad = [c for c in n.children if c.has_error or c.is_missing or c.type == "ERROR"]
         if not bad:
@@ -89,50 +86,6 @@ def first_error(kind: str, data: bytes) -> int | None:
         # the parser wrapped good content it could not place: the fault is where that content stops
         return err.end_point[0] + (1 if err.end_point[1] else 0)
     return err.start_point[0] + 1
-
-
-def _scalar(tag: str, text: str) -> Node:
-    return Node("scalar", tag, text)
-
-
-def _int(text: str) -> Node:
-    t = text.replace("_", "")
-    try:
-        return _scalar("int", str(int(t, 0)))
-    except ValueError:
-        try:
-            return _scalar("int", str(int(t, 10)))
-        except ValueError:
-            return _scalar("str", text)
-
-
-def _float(text: str) -> Node:
-    t = text.replace("_", "").lower().lstrip("+").replace(".inf", "inf").replace(".nan", "nan")
-    if t.endswith("nan"):
-        return _scalar("float", "nan")
-    try:
-        return _scalar("float", repr(float(t)))
-    except ValueError:
-        return _scalar("str", text)
-
-
-_SIMPLE_ESC = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\", "/": "/",
-               "e": "\x1b", "0": "\0", "a": "\a", "v": "\v", " ": " ", "N": "\x85", "_": "\xa0",
-               "L": "\u2028", "P": "\u2029", "\t": "\t"}
-_ESC = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
-
-
-def _unescape(s: str) -> str:
-    def one(m: re.Match) -> str:
-        e = m.group(1)
-        if len(e) > 1:
-            try:
-                return chr(int(e[1:], 16))
-            except (ValueError, OverflowError):
-                return m.group(0)
-        return _SIMPLE_ESC.get(e, m.group(0))
-
-    return _ESC.sub(one, s)
 
 
 # -- JSON ---------------------------------------------------------------------------------------
@@ -183,13 +136,13 @@ def _json(n) -> Node:
                 node.items.append(Entry(_json(c), c.start_byte, c.end_byte))
         return node
     if t == "string":
-        return _scalar("str", _json_str(n))
+        return scalar("str", _json_str(n))
     if t == "number":
         text = n.text.decode()
-        return _int(text) if re.fullmatch(r"-?\d+", text) else _float(text)
+        return integer(text) if re.fullmatch(r"-?\d+", text) else floating(text)
     if t in ("true", "false"):
-        return _scalar("bool", t)
-    return _scalar("null", "null")
+        return scalar("bool", t)
+    return scalar("null", "null")
 
 
 # -- TOML ---------------------------------------------------------------------------------------
@@ -241,7 +194,7 @@ def _toml_key(n) -> list[str]:
         return [k for c in n.named_children for k in _toml_key(c)]
     text = n.text.decode("utf-8", "replace")
     if n.type == "quoted_key":
-        return [_unescape(text[1:-1]) if text.startswith('"') else text[1:-1]]
+        return [unescape(text[1:-1]) if text.startswith('"') else text[1:-1]]
     return [text]
 
 
@@ -256,16 +209,16 @@ def _toml_value(n) -> Node:
                     body = re.sub(r"^\r?\n", "", body)
                 if q == '"""':
                     body = re.sub(r"\\[ \t]*\r?\n\s*", "", body)
-                return _scalar("str", _unescape(body) if q[0] == '"' else body)
-        return _scalar("str", text)
+                return scalar("str", unescape(body) if q[0] == '"' else body)
+        return scalar("str", text)
     if t == "integer":
-        return _int(text)
+        return integer(text)
     if t == "float":
-        return _float(text)
+        return floating(text)
     if t == "boolean":
-        return _scalar("bool", text)
+        return scalar("bool", text)
     if t in ("offset_date_time", "local_date_time", "local_date", "local_time"):
-        return _scalar("datetime", re.sub(r"(?<=\d)[ t](?=\d)", "T", text).upper())
+        return scalar("datetime", re.sub(r"(?<=\d)[ t](?=\d)", "T", text).upper())
     if t == "array":
         node = Node("list")
         for c in n.named_children:
@@ -278,4 +231,4 @@ def _toml_value(n) -> Node:
             if p.type == "pair":
                 _toml_pair(e, p)
         return e.node
-    return _scalar("str", text)
+    return scalar("str", text)

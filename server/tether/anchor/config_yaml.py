@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .config import Entry, Node
-from .config_formats import _float, _int, _scalar, _unescape
+from tether.anchor.config import Entry, Node
+from tether.anchor.config_scalars import floating, integer, scalar, unescape
 
 _TAGS = {"str": "str", "int": "int", "float": "float", "bool": "bool", "null": "null", "map": "", "seq": ""}
 
@@ -55,7 +55,7 @@ def _yv(n, anchors: dict[str, Node]) -> tuple[Node, bool]:
     if n is not None and n.type == "block_sequence_item":
         n = next((c for c in n.named_children if c.type in ("block_node", "flow_node")), None)
     if n is None:
-        return _scalar("null", "null"), False
+        return scalar("null", "null"), False
     anchor = tag = None
     body = None
     for c in n.named_children:
@@ -67,11 +67,11 @@ def _yv(n, anchors: dict[str, Node]) -> tuple[Node, bool]:
             body = c
     alias = False
     if body is None:
-        node = _scalar("str", "") if tag == "str" else _scalar("null", "null")
+        node = scalar("str", "") if tag == "str" else scalar("null", "null")
     elif body.type == "alias":
         name = body.text.decode()[1:]
         alias = name in anchors
-        node = anchors[name] if alias else _scalar("alias", name)
+        node = anchors[name] if alias else scalar("alias", name)
     else:
         node = _ybody(body, tag, anchors)
     if anchor:
@@ -91,7 +91,7 @@ def _ybody(b, tag: str | None, anchors: dict[str, Node]) -> Node:
             else:
                 continue
             key = _ykey(k, anchors)
-            value, alias = _yv(v, anchors) if v is not None else (_scalar("null", "null"), False)
+            value, alias = _yv(v, anchors) if v is not None else (scalar("null", "null"), False)
             if key == "<<" and k is not None and k.text.strip() == b"<<":
                 srcs = [value] if value.kind == "map" else [e.node for e in value.items]
                 node.merges.extend(s for s in srcs if s.kind == "map")
@@ -107,7 +107,7 @@ def _ybody(b, tag: str | None, anchors: dict[str, Node]) -> Node:
             if c.type == "flow_pair":  # `[a: 1]` is a one-pair mapping inside the sequence
                 inner = Node("map")
                 k, v = c.child_by_field_name("key"), c.child_by_field_name("value")
-                value, alias = _yv(v, anchors) if v is not None else (_scalar("null", "null"), False)
+                value, alias = _yv(v, anchors) if v is not None else (scalar("null", "null"), False)
                 inner.entries[_ykey(k, anchors)] = Entry(value, c.start_byte, c.end_byte, alias)
                 value, alias = inner, False
             else:
@@ -134,7 +134,7 @@ def _yscalar(b, tag: str | None) -> Node:
         kind = b.named_children[0].type if b.named_children else kind
         text = _fold(raw)
     elif t == "double_quote_scalar":
-        text = _unescape(_fold(re.sub(r"\\\r?\n[ \t]*", "", raw[1:-1])))
+        text = unescape(_fold(re.sub(r"\\\r?\n[ \t]*", "", raw[1:-1])))
     elif t == "single_quote_scalar":
         text = _fold(raw[1:-1]).replace("''", "'")
     elif t == "block_scalar":
@@ -144,14 +144,14 @@ def _yscalar(b, tag: str | None) -> Node:
     if tag is None and t == "plain_scalar":
         tag = _PLAIN.get(kind, "str")
     if tag == "int":
-        return _int(text)
+        return integer(text)
     if tag == "float":
-        return _float(text)
+        return floating(text)
     if tag == "bool":
-        return _scalar("bool", text.lower())
+        return scalar("bool", text.lower())
     if tag == "null":
-        return _scalar("null", "null")
-    return _scalar(tag or "str", text)
+        return scalar("null", "null")
+    return scalar(tag or "str", text)
 
 
 _PLAIN = {"integer_scalar": "int", "float_scalar": "float", "boolean_scalar": "bool", "null_scalar": "null"}

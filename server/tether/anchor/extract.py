@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 
-from .config import CONFIG_KINDS, LOCK_FILES, extract_keys
-from .languages import Language, language_for, language_for_script, language_named
-from .markdown import extract_sections
-from .model import FileFacts, Symbol
-from .normalize import digest, information_bits
-from .symbols import _parser, _query, disambiguate, extract_symbols
+from tether.anchor.config import CONFIG_KINDS, LOCK_FILES, extract_keys
+from tether.anchor.config_formats import Malformed, parse
+from tether.anchor.grammars import matches, parser, query
+from tether.anchor.languages import Language, language_for, language_for_script, language_named
+from tether.anchor.markdown import extract_sections
+from tether.anchor.model import FileFacts, Symbol
+from tether.anchor.normalize import digest, information_bits
+from tether.anchor.symbols import disambiguate, extract_symbols
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 CONTENT_PREFIX = "c1:"
 CONFIG_KIND_NAMES = frozenset(CONFIG_KINDS.values())
@@ -67,14 +74,17 @@ def analyze(path: str, data: bytes, entropy: bool = False, hash_format: int | No
 
 def _at_crlf_offsets(symbols: Iterable[Symbol], data: bytes) -> Iterable[Symbol]:
     """Symbols found in `data` with CRLF read as LF, at offsets into `data` itself."""
-    from bisect import bisect_left
-
+    lfs: list[int]
     lfs, at = [], data.find(b"\r\n")
     while at != -1:
         lfs.append(at - len(lfs))  # where this line's LF sits once the CRs before it are gone
         at = data.find(b"\r\n", at + 2)
     for s in symbols:
-        yield replace(s, start_byte=s.start_byte + bisect_left(lfs, s.start_byte), end_byte=s.end_byte + bisect_left(lfs, s.end_byte))
+        yield replace(
+            s,
+            start_byte=s.start_byte + bisect_left(lfs, s.start_byte),
+            end_byte=s.end_byte + bisect_left(lfs, s.end_byte),
+        )
 
 
 def _analyze(path: str, data: bytes, entropy: bool, hash_format: int | None) -> FileFacts:
@@ -96,8 +106,6 @@ def _analyze(path: str, data: bytes, entropy: bool, hash_format: int | None) -> 
     if kind == "markdown":
         symbols = disambiguate(extract_sections(text))
     elif kind in CONFIG_KIND_NAMES:
-        from .config_formats import Malformed, parse
-
         if os.path.basename(path) in LOCK_FILES:
             return FileFacts(kind, h, len(data), (), "generated")
         bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -121,8 +129,9 @@ def _format1(lang: Language) -> Language:
     """The language as hash format 1 read it: what anchors written before a format change hold."""
     if lang.hash_format == 1:
         return lang
-    return replace(lang, format1=True, kept_semicolons=frozenset(), implied=None, noop_statements=frozenset(),
-                   literal_values=False)
+    return replace(
+        lang, format1=True, kept_semicolons=frozenset(), implied=None, noop_statements=frozenset(), literal_values=False
+    )
 
 
 def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list[Symbol]:
@@ -135,21 +144,24 @@ def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list
     for block, inner in _blocks(host, data):
         rows, offset = block.start_point[0], block.start_byte
         for s in extract_symbols(inner, data[block.start_byte : block.end_byte], entropy):
-            out.append(replace(
-                s, start_line=s.start_line + rows, end_line=s.end_line + rows,
-                start_byte=s.start_byte + offset, end_byte=s.end_byte + offset,
-            ))
+            out.append(
+                replace(
+                    s,
+                    start_line=s.start_line + rows,
+                    end_line=s.end_line + rows,
+                    start_byte=s.start_byte + offset,
+                    end_byte=s.end_byte + offset,
+                )
+            )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
 
 
-def _blocks(host: Language, data: bytes) -> Iterable[tuple[object, Language]]:
+def _blocks(host: Language, data: bytes) -> Iterable[tuple[Node, Language]]:
     """The code blocks a host file embeds, each with the language that parses it."""
-    from tree_sitter import QueryCursor
-
     assert host.embedded is not None
-    tree = _parser(host.grammar).parse(data)
-    for _, caps in QueryCursor(_query(host)).matches(tree.root_node):
+    tree = parser(host.grammar).parse(data)
+    for _, caps in matches(query(host), tree.root_node):
         for block in caps.get("embedded", ()):
             inner = language_named(host.embedded(block) or "")
             if inner is not None:  # else a language we do not parse (`lang="coffee"`): file-level only
@@ -181,7 +193,7 @@ def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[in
     if lang is None:
         return [(start, end)]
     spans: list[tuple[int, int]] = []
-    cursor = _parser(lang.grammar).parse(data).walk()
+    cursor = parser(lang.grammar).parse(data).walk()
     while True:
         node = cursor.node
         a, b = node.start_byte + base, node.end_byte + base
@@ -204,8 +216,8 @@ def warm(paths: Iterable[str]) -> None:
         lang = language_for(path)
         if lang is not None and lang.name not in seen:
             seen.add(lang.name)
-            _parser(lang.grammar)
-            _query(lang)
+            parser(lang.grammar)
+            query(lang)
 
 
 def file_entropy(data: bytes) -> float:
@@ -214,4 +226,3 @@ def file_entropy(data: bytes) -> float:
     if is_binary(data):
         return float(min(len(data), 4096) * 8)
     return round(information_bits(data[:65536].split()), 1)
-

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .languages import Language
-from .normalize import token_stream
-from .tokens import IMPLIED
+from tether.anchor.languages import Language
+from tether.anchor.normalize import token_stream
+from tether.anchor.tokens import IMPLIED
 
 _IOTA = re.compile(rb"(?<![\w])iota(?![\w])")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .go_consts import implied_tokens
-from .rust_attributes import outer_attributes
+from tether.anchor.go_consts import implied_tokens
+from tether.anchor.rust_attributes import outer_attributes
 
 HOOKS = {"go_consts": implied_tokens, "rust_attributes": outer_attributes}

@@ -16,13 +16,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .hash_formats import current
+from tether.anchor.hash_formats import current
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 # Anonymous tokens that carry no meaning once the tree's shape is known: grouping, separators,
 # quotes. Dropping them makes trailing commas, semicolon style and quote style cosmetic.
-PUNCTUATION = frozenset(
-    {",", ";", "(", ")", "[", "]", "{", "}", '"', "'", "`", ":", "\\", "\n", "\r\n", ""}
-)
+PUNCTUATION = frozenset({",", ";", "(", ")", "[", "]", "{", "}", '"', "'", "`", ":", "\\", "\n", "\r\n", ""})
 
 
 # eq=False: one instance per language (the registry below), so identity is equality, and the
@@ -123,7 +125,7 @@ class Language:
         return 1 if self.format1 else current(self.name)
 
 
-_JS_COMMON = dict(
+_JS_COMMON: dict[str, Any] = dict(  # keyword arguments of Language, of several types
     meaningful_parens=True,
     # a class's functions are methods, and so are a receiver's (`Foo.prototype.run`); an object
     # literal's (`api.save`) stay functions, as in a module-level `const api`
@@ -135,14 +137,20 @@ _JS_COMMON = dict(
     comment_holders=frozenset({"jsx_expression"}),
 )
 # `(A)[]` is `A[]`; a namespace is not a class, so functions in it stay functions.
-_TS_COMMON = dict(
+_TS_COMMON: dict[str, Any] = dict(
     _JS_COMMON,
     transparent=frozenset({"parenthesized_expression", "parenthesized_type"}),
     class_kinds=frozenset({"class", "interface", "enum", "type"}),
     bare_param_nodes=("formal_parameters", "required_parameter"),
 )
 
-_SCRIPT_LANGUAGES = {"ts": "typescript", "typescript": "typescript", "tsx": "tsx", "js": "javascript", "jsx": "javascript"}
+_SCRIPT_LANGUAGES = {
+    "ts": "typescript",
+    "typescript": "typescript",
+    "tsx": "tsx",
+    "js": "javascript",
+    "jsx": "javascript",
+}
 
 
 def _script_language(block) -> str | None:
@@ -169,7 +177,9 @@ LANGUAGES: tuple[Language, ...] = (
         noop_statements=frozenset({"pass_statement"}),  # format 2
         literal_values=True,  # format 2
     ),
-    Language("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), interpreters=("node", "nodejs"), **_JS_COMMON),
+    Language(
+        "javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), interpreters=("node", "nodejs"), **_JS_COMMON
+    ),
     Language("typescript", "typescript", (".ts", ".mts", ".cts"), **_TS_COMMON),
     Language("tsx", "tsx", (".tsx",), query="typescript", **_TS_COMMON),
     Language(

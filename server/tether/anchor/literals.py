@@ -7,9 +7,10 @@ same literal is a format decision like the rest of normalization (see normalize.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from .languages import Language
-from .tokens import CLOSE
+from tether.anchor.languages import Language
+from tether.anchor.tokens import CLOSE
 
 
 def leaf_text(lang: Language, t: str, text: bytes) -> bytes | None:
@@ -35,11 +36,12 @@ _OPENS_HOLE = re.compile(rb"[{$#@\\]")
 _VERBATIM = ord("R")  # beside the (lowercased) prefix letters: a verbatim-quoted literal with a backslash
 
 
-def string_tokens(node, lang: Language) -> list[bytes] | None:
+def string_tokens(node, lang: Language, walk: Callable[[object, Language], list[bytes]]) -> list[bytes] | None:
     """A literal as its prefix letters and content, quote style and quote escapes undone.
 
     Adjacent literals read as one (`"a" "b"` is `"ab"`; formatters join them, f-strings too), and
-    interpolations are walked like code between the text runs. None: not a literal shape we know.
+    interpolations are walked like code between the text runs, by `walk(node, lang)` (the
+    normalizer's own walk, handed in: it is the one calling this). None: not a literal shape we know.
     """
     parts = node.named_children if node.type == "concatenated_string" else [node]
     prefix: set[int] = set()
@@ -60,6 +62,7 @@ def string_tokens(node, lang: Language) -> list[bytes] | None:
         verbatim = b"r" in letters or quote in lang.verbatim_quotes
         if quote in lang.verbatim_quotes and b"\\" in body:
             prefix.add(_VERBATIM)
+        unquote: Callable[[bytes], bytes]
         if verbatim:
             unquote = bytes
         elif lang.literal_values and b"\\" in body:
@@ -80,9 +83,7 @@ def string_tokens(node, lang: Language) -> list[bytes] | None:
             if c.type in _INTERPOLATED:
                 out.append(b"string=" + bytes(text))
                 text.clear()
-                from .normalize import token_stream  # the walk that calls this one
-
-                out.extend(token_stream(c, lang, set())[0])
+                out.extend(walk(c, lang))
             elif c.type not in ("string_start", "string_end") and c.is_named:
                 text += unquote(c.text or b"")
         text += unquote(raw[pos:end])

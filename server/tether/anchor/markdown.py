@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .model import Symbol
-from .normalize import digest, information_bits
+from tether.anchor.model import Symbol
+from tether.anchor.normalize import digest, information_bits
 
 # m2: tables and sub-headings normalized, HTML comments dropped (m1 hashed raw words)
 SECTION_PREFIX = "m2:"
@@ -126,7 +126,7 @@ def _classify(lines: list[str]) -> tuple[list[str], list[tuple[int, int, str, in
             while first > start and kinds[first - 1] == "text":
                 first -= 1
             text = " ".join(ln.strip() for ln in lines[first:i])
-            kinds[first:i + 1] = ["heading"] * (i - first) + ["under"]
+            kinds[first : i + 1] = ["heading"] * (i - first) + ["under"]
             heads.append((first, 1 if s.group(1)[0] == "=" else 2, text, i))
         elif _BREAK.match(line):
             kinds[i] = "other"  # a thematic break: neither paragraph text nor a setext rule
@@ -241,7 +241,4 @@ def match_sections(symbols: list[Symbol], name: str) -> list[Symbol]:
             return tail
     # a `/` inside a heading, typed without its backslash
     flat = name.casefold()
-    return [
-        s for s in symbols
-        if (q := s.qualname.replace("\\/", "/").casefold()) == flat or q.endswith("/" + flat)
-    ]
+    return [s for s in symbols if (q := s.qualname.replace("\\/", "/").casefold()) == flat or q.endswith("/" + flat)]

@@ -12,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Container, Iterable, Sequence
 from functools import cache
 
-from .languages import Language
-from .literals import NUMERIC, leaf_text, string_tokens
-from .tokens import CLOSE, HOLE, OPEN, SEP
+from tether.anchor.languages import Language
+from tether.anchor.literals import NUMERIC, leaf_text, string_tokens
+from tether.anchor.tokens import CLOSE, HOLE, OPEN, SEP
 
 TREE_PREFIX = "t1:"
+
 
 def digest(prefix: str, data: bytes) -> str:
     return prefix + hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -108,6 +109,11 @@ def _kinds(lang: Language) -> dict[int, _Kind]:
     return {}  # filled as kinds are met: a grammar has hundreds, a file uses a few dozen
 
 
+def _walk_hole(node, lang: Language) -> list[bytes]:
+    """An interpolation inside a string literal, walked as code (literals.py calls back here)."""
+    return token_stream(node, lang, ())[0]
+
+
 def token_stream(
     root,
     lang: Language,
@@ -135,7 +141,7 @@ def token_streams(
     toks: list[bytes] | None,
     spans: dict[int, tuple[int, int]] | None,
     source: bytes,
-    mark_kinds: Collection[int] | None = None,
+    mark_kinds: Container[int] | None = None,
     base: int = 0,
 ) -> tuple[list[bytes], dict[int, tuple[int, int]]]:
     """`token_stream` of several subtrees of one tree in a row, one walk set up for all: a C
@@ -192,7 +198,7 @@ def token_streams(
             if code == _NAMED:
                 if first_child():
                     frames.append((k.name, True, mark, start))
-                    append(k.token)
+                    append(k.token)  # type: ignore[arg-type]  # a named kind's token is always bytes; no assert in this hot loop
                     slot = True
                     continue
                 code = _LEAF
@@ -201,6 +207,7 @@ def token_streams(
                 wrap = bare_fields and cursor.field_name in bare_fields
                 if wrap:
                     toks.extend(bare_open)
+                text: bytes | None  # None: leaf_text says layout only
                 text = src[node.start_byte - base : node.end_byte - base]
                 if not k.plain:
                     text = leaf_text(lang, k.alias, text)
@@ -259,7 +266,7 @@ def _special(node, k: _Kind, lang: Language, frames: list, toks: list[bytes]) ->
     if t in lang.noop_statements and _beside_others(node):
         return _DROP
     if t in lang.string_nodes:
-        literal = string_tokens(node, lang)
+        literal = string_tokens(node, lang, _walk_hole)
         if literal is not None:
             toks.extend(literal)
             return _DROP
@@ -297,8 +304,12 @@ def _meaningful_parens(node, frames: list) -> bool:
         return False
     if b"?." in (node.text or b""):
         return True
-    return bool(frames) and frames[-1][0] == "expression_statement" and node.named_child_count == 1 \
+    return (
+        bool(frames)
+        and frames[-1][0] == "expression_statement"
+        and node.named_child_count == 1
         and node.named_children[0].type == "string"
+    )
 
 
 def _docstring(node, frames: list) -> bool:

@@ -7,7 +7,7 @@ from functools import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .languages import Language
+    from tether.anchor.languages import Language
 
 _INCLUDE = "; include: "
 
@@ -23,5 +23,7 @@ def _query_file(name: str) -> str:
     # beside this module (package data): importlib.resources would cost every process ~9 ms to import
     with open(os.path.join(os.path.dirname(__file__), "queries", name), encoding="utf-8") as f:
         text = f.read()
-    return "".join(_query_file(line[len(_INCLUDE):].strip()) if line.startswith(_INCLUDE) else line
-                   for line in text.splitlines(keepends=True))
+    return "".join(
+        _query_file(line[len(_INCLUDE) :].strip()) if line.startswith(_INCLUDE) else line
+        for line in text.splitlines(keepends=True)
+    )

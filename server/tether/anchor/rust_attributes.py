@@ -11,14 +11,27 @@ from __future__ import annotations
 
 import re
 
-from .languages import Language
-from .normalize import token_stream
-from .tokens import IMPLIED
+from tether.anchor.languages import Language
+from tether.anchor.normalize import token_stream
+from tether.anchor.tokens import IMPLIED
 
-_HINTS = frozenset({
-    "inline", "cold", "optimize", "must_use", "deprecated", "doc", "coverage", "no_coverage",
-    "allow", "warn", "deny", "forbid", "expect",
-})
+_HINTS = frozenset(
+    {
+        "inline",
+        "cold",
+        "optimize",
+        "must_use",
+        "deprecated",
+        "doc",
+        "coverage",
+        "no_coverage",
+        "allow",
+        "warn",
+        "deny",
+        "forbid",
+        "expect",
+    }
+)
 _HINT_TOOLS = ("clippy::", "rustfmt::")
 
 

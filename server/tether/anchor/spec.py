@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import InvalidSpec
-from .config import CONFIG_KINDS
-from .extract import kind_of
+from tether.anchor.config import CONFIG_KINDS
+from tether.anchor.extract import kind_of
+from tether.anchor.locator import locator
+from tether.errors import InvalidSpec
 
 CONFIG_EXTENSIONS = tuple(CONFIG_KINDS)
 _ORDINAL = re.compile(r"@(#\d+)$")
@@ -22,11 +23,7 @@ class AnchorSpec:
     discriminator: str | None = None
 
     def __str__(self) -> str:
-        if self.type == "file":
-            return self.path
-        sep = "::" if self.type == "symbol" else "#"
-        disc = "" if self.discriminator is None else f"@{self.discriminator}"
-        return f"{self.path}{sep}{self.name}{disc}"
+        return locator(self.type, self.path, self.name, self.discriminator)
 
 
 def parse_spec(text: str) -> AnchorSpec:

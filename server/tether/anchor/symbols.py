@@ -6,44 +6,34 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .disc import canonical, spell
-from .languages import Language
-from .model import Symbol
-from .normalize import symbol_tokens, token_streams, tokens_bits, tokens_hash
-from .query_files import query_source
-from .tokens import IMPLIED
-from .unparsed import leaves, unparsed_after
+from tether.anchor.disc import canonical, spell
+from tether.anchor.grammars import matches, parser, query
+from tether.anchor.implied import HOOKS
+from tether.anchor.languages import Language
+from tether.anchor.model import Symbol
+from tether.anchor.normalize import symbol_tokens, token_streams, tokens_bits, tokens_hash
+from tether.anchor.tokens import IMPLIED
+from tether.anchor.unparsed import leaves, unparsed_after
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 _AROUND_PUNCT = re.compile(r"\s*([^\w\s])\s*")
 MAX_DEPTH_WALK = 10_000
 
 
 @cache
-def _parser(grammar: str):
-    from tree_sitter_language_pack import get_parser
-
-    return get_parser(grammar)
-
-
-@cache
-def _query(lang: Language):
-    from tree_sitter import Query
-    from tree_sitter_language_pack import get_language
-
-    return Query(get_language(lang.grammar), query_source(lang))
-
-
-@cache
 def _fixed_discs(lang: Language) -> tuple[str | None, ...]:
     """Per pattern, a discriminator the query sets (`(#set! discriminator "self.")`, Ruby)."""
-    q = _query(lang)
+    q = query(lang)
     return tuple((q.pattern_settings(i) or {}).get("discriminator") for i in range(q.pattern_count))
 
 
 @dataclass(slots=True)
 class _Def:
-    node: object
-    root: object  # the hashed node: the definition or its wrapper (decorators)
+    node: Node
+    root: Node  # the hashed node: the definition or its wrapper (decorators)
     kind: str
     name: str
     holes: list[int]  # node ids left out of the hash: name, receiver
@@ -102,8 +92,6 @@ def _text(node) -> str:
 
 
 def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict[int, tuple[str, str | None]]]:
-    from tree_sitter import QueryCursor
-
     defs: dict[int, tuple[int, _Def]] = {}
     scopes: dict[int, tuple[int, str, str | None]] = {}
     # A match that captured its container `@within` defines something only if another pattern
@@ -111,7 +99,7 @@ def _collect(lang: Language, tree, source: bytes) -> tuple[dict[int, _Def], dict
     # written once for every kind of such object instead of once per kind).
     defining: set[int] = set()
     within: list[tuple[int, dict]] = []
-    for pattern, caps in QueryCursor(_query(lang)).matches(tree.root_node):
+    for pattern, caps in matches(query(lang), tree.root_node):
         if "defines" in caps:
             defining.update(n.id for n in caps["defines"])
         elif "scope" in caps:
@@ -177,8 +165,19 @@ def _add_def(lang: Language, pattern: int, caps: dict, source: bytes, defs: dict
     if lang.arity and "params" in caps:
         params = f"/{_arity(caps['params'][0])}"
     parts = [caps["body"][0]] if "body" in caps else []
-    d = _Def(node, root, key.split(".", 1)[1], _path(lang, _text(name_node)), holes, params, receiver, keywords, parts,
-             hole_kinds=tuple(hole_kinds), prefixes="unprefixed" not in caps)
+    d = _Def(
+        node,
+        root,
+        key.split(".", 1)[1],
+        _path(lang, _text(name_node)),
+        holes,
+        params,
+        receiver,
+        keywords,
+        parts,
+        hole_kinds=tuple(hole_kinds),
+        prefixes="unprefixed" not in caps,
+    )
     defs[node.id] = (pattern, d)
 
 
@@ -262,7 +261,7 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
     `entropy`: also measure each symbol's information (else None). Only the low-entropy gate
     reads it, for the one symbol about to be followed; the index does not pay for it per symbol.
     """
-    tree = _parser(lang.grammar).parse(source)
+    tree = parser(lang.grammar).parse(source)
     defs, scopes = _collect(lang, tree, source)
     if not defs:
         return []
@@ -324,8 +323,6 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
         else:
             part = _joined(group, toks, spans)
         if lang.implied is not None:
-            from .implied import HOOKS
-
             part += HOOKS[lang.implied](d.node, lang, source)
         r, e = d.root, (group[-1].parts or [group[-1].root])[-1]
         if broken and e.has_error:
@@ -336,7 +333,17 @@ def extract_symbols(lang: Language, source: bytes, entropy: bool = False) -> lis
                 e = tail
         bits = round(tokens_bits(part), 1) if entropy else None
         out.append(
-            Symbol(qualname, disc, kind, r.start_point[0] + 1, _last_line(e), r.start_byte, e.end_byte, tokens_hash(part, hash_format), bits)
+            Symbol(
+                qualname,
+                disc,
+                kind,
+                r.start_point[0] + 1,
+                _last_line(e),
+                r.start_byte,
+                e.end_byte,
+                tokens_hash(part, hash_format),
+                bits,
+            )
         )
     out.sort(key=lambda s: (s.start_byte, -s.end_byte))
     return disambiguate(out)
@@ -351,9 +358,10 @@ def _joined(group: list, toks: list[bytes], spans: dict[int, tuple[int, int]]) -
             a, b = spans[node.id]
             shift = len(joined) - a
             joined.extend(toks[a:b])
-            holes += [(spans[h][0] + shift, spans[h][1] + shift) for h in d.holes if h in spans and a <= spans[h][0] < b]
+            holes += [
+                (spans[h][0] + shift, spans[h][1] + shift) for h in d.holes if h in spans and a <= spans[h][0] < b
+            ]
     return symbol_tokens(joined, (0, len(joined)), holes)
-
 
 
 def disambiguate(symbols: list[Symbol]) -> list[Symbol]:
@@ -368,7 +376,9 @@ def disambiguate(symbols: list[Symbol]) -> list[Symbol]:
         for n, i in enumerate(idxs, 1):
             s = symbols[i]
             disc = f"{s.discriminator}#{n}" if s.discriminator else f"#{n}"
-            result[i] = Symbol(s.qualname, disc, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy)
+            result[i] = Symbol(
+                s.qualname, disc, s.kind, s.start_line, s.end_line, s.start_byte, s.end_byte, s.hash, s.entropy
+            )
     return result
 
 

@@ -12,8 +12,12 @@ def unparsed_after(node) -> list:
     if not _has_missing(node):
         return []
     out = []
-    while node.next_sibling is None and node.parent is not None and node.parent.type != "ERROR" \
-            and node.parent.end_byte == node.end_byte:
+    while (
+        node.next_sibling is None
+        and node.parent is not None
+        and node.parent.type != "ERROR"
+        and node.parent.end_byte == node.end_byte
+    ):
         node = node.parent  # the ERROR follows the outermost node the definition ends with
     sib = node.next_sibling
     while sib is not None and sib.type == "ERROR":

@@ -1,0 +1,122 @@
+"""Where things are, as plain strings: the repository root, its cache and state dirs, the plugin's.
+
+No pathlib here (its import is ~5 ms, a tenth of a silent prompt hook); `tether.files.paths` wraps these
+in Path for everyone else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from tether.errors import InvalidInput
+from tether.files.read import read_state_file
+from tether.files.write import replace_json
+
+MARKERS = (".tether", ".git")
+
+
+def find_root(explicit: str | os.PathLike | None = None, start: str | os.PathLike | None = None) -> str:
+    """`--root`, then TETHER_ROOT, then the nearest ancestor of `start` holding .tether/ or .git/."""
+    chosen = explicit or os.environ.get("TETHER_ROOT")
+    if chosen:
+        root = os.path.expanduser(os.fspath(chosen))  # `~nosuchuser` stays literal
+        try:
+            is_dir = os.path.isdir(root)
+        except (OSError, ValueError):
+            is_dir = False
+        if not is_dir:
+            raise InvalidInput(f"root {root!r} is not a directory")
+        return os.path.realpath(root)
+    here = os.path.realpath(os.fspath(start or os.getcwd()))
+    candidate = here
+    while True:
+        if any(os.path.exists(os.path.join(candidate, m)) for m in MARKERS):
+            return candidate
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return here
+        candidate = parent
+
+
+def repo_key(root: str | os.PathLike) -> str:
+    """A per-repository directory name: readable base name plus a hash of the real path."""
+    try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook
+        from _blake2 import blake2b
+    except ImportError:
+        from hashlib import blake2b
+    real = os.path.realpath(os.fspath(root))
+    digest = blake2b(os.fsencode(real), digest_size=6).hexdigest()  # any bytes a path may hold
+    name = os.path.basename(os.path.normpath(os.fspath(root)))  # as Path(root).name: `a/b/.` is `b`
+    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "root"
+    return f"{base}-{digest}"
+
+
+def _home() -> str | None:
+    """TETHER_HOME, made absolute: a relative one must not put caches wherever a command runs."""
+    home = os.environ.get("TETHER_HOME")
+    return os.path.abspath(home) if home else None
+
+
+def cache_dir(root: str | os.PathLike) -> str:
+    """Rebuildable caches (code index, memory search index). TETHER_HOME overrides."""
+    home = _home()
+    base = os.path.join(home, "cache") if home else user_dir("cache")
+    return os.path.join(base, repo_key(root))
+
+
+def state_dir(root: str | os.PathLike) -> str:
+    """Per-machine state (usage log, hook sessions, ledger). TETHER_HOME overrides."""
+    home = _home()
+    base = os.path.join(home, "state") if home else user_dir("state")
+    return os.path.join(base, repo_key(root))
+
+
+def plugin_data_dir() -> str:
+    """The Claude Code plugin's data dir (venv, launcher logs); mirrored by hooks/launcher.py."""
+    data = os.environ.get("CLAUDE_PLUGIN_DATA")
+    if data:
+        return data
+    home = _home()
+    return os.path.join(home, "data") if home else user_dir("data")
+
+
+# What platformdirs' answers depend on, besides the platform: the memo is keyed on these.
+_DIR_ENV = ("HOME", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "ANDROID_DATA", "ANDROID_ROOT")
+DIRS_MEMO = "platform-dirs.json"
+
+
+def user_dir(kind: str) -> str:
+    """platformdirs' user cache / state / data dir for tether, memoized in the plugin's data dir.
+
+    Importing platformdirs costs ~15 ms (it loads tempfile, shutil, random), more than a silent
+    prompt hook's whole work. Inside Claude Code, CLAUDE_PLUGIN_DATA is always set, so its answers
+    are kept there under a key of everything they depend on (platform, HOME, XDG_*, ...): a changed
+    environment asks platformdirs again. Outside the plugin it is asked directly.
+    """
+    memo_dir = os.environ.get("CLAUDE_PLUGIN_DATA")
+    key = repr((sys.platform, sorted((k, v) for k, v in os.environ.items() if k in _DIR_ENV or k.startswith("XDG_"))))
+    memo = os.path.join(memo_dir, DIRS_MEMO) if memo_dir else None
+    if memo:
+        try:
+            saved = json.loads(read_state_file(memo) or b"")
+            if saved.get("key") == key and isinstance(saved.get(kind), str):
+                return saved[kind]
+        except (OSError, ValueError, AttributeError):
+            pass
+    import platformdirs
+
+    dirs = {
+        "cache": platformdirs.user_cache_dir("tether"),
+        "state": platformdirs.user_state_dir("tether"),
+        "data": platformdirs.user_data_dir("tether"),
+    }
+    if memo:
+        assert memo_dir is not None  # memo is set only when memo_dir is
+        try:
+            os.makedirs(memo_dir, exist_ok=True)
+            replace_json(memo, {"key": key, **dirs})
+        except OSError:
+            pass  # a read-only data dir: platformdirs is simply asked every time
+    return dirs[kind]

@@ -1,0 +1,160 @@
+"""The cache database: one SQLite file per repository, WAL, safe for concurrent processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+
+SCHEMA_VERSION = "16"  # 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+  path TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER,
+  hash TEXT, language TEXT, skipped TEXT);
+CREATE INDEX IF NOT EXISTS files_hash ON files(hash);
+CREATE TABLE IF NOT EXISTS symbols(
+  path TEXT, qualname TEXT, discriminator TEXT, kind TEXT, start_line INTEGER, end_line INTEGER,
+  start_byte INTEGER, end_byte INTEGER, hash TEXT, entropy REAL);
+CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path, qualname);
+CREATE INDEX IF NOT EXISTS symbols_hash ON symbols(hash);
+CREATE TABLE IF NOT EXISTS snippets(hash TEXT PRIMARY KEY, text TEXT);
+CREATE TABLE IF NOT EXISTS searches(anchor_hash TEXT PRIMARY KEY, stamp TEXT, at REAL);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(qualname);
+CREATE TABLE IF NOT EXISTS follows(
+  anchor_hash TEXT, from_path TEXT, from_symbol TEXT, from_disc TEXT, path TEXT, symbol TEXT, discriminator TEXT,
+  PRIMARY KEY(anchor_hash, from_path, from_symbol, from_disc));
+CREATE TABLE IF NOT EXISTS mem_files(
+  name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
+CREATE TABLE IF NOT EXISTS mems(
+  rid INTEGER PRIMARY KEY, id TEXT, name TEXT, kind TEXT, summary TEXT, confidence REAL, verified_ts REAL,
+  valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT);
+CREATE INDEX IF NOT EXISTS mems_id ON mems(id);
+CREATE INDEX IF NOT EXISTS mems_closed ON mems(closed_ts);
+CREATE TABLE IF NOT EXISTS mem_paths(path TEXT, dir TEXT, rid INTEGER);
+CREATE INDEX IF NOT EXISTS mem_paths_path ON mem_paths(path);
+CREATE INDEX IF NOT EXISTS mem_paths_dir ON mem_paths(dir);
+CREATE INDEX IF NOT EXISTS mem_paths_rid ON mem_paths(rid);
+CREATE TABLE IF NOT EXISTS mem_links(rid INTEGER, target TEXT);
+CREATE INDEX IF NOT EXISTS mem_links_target ON mem_links(target);
+CREATE INDEX IF NOT EXISTS mem_links_rid ON mem_links(rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS mem_fts USING fts5(
+  summary, body, tags, paths, symbols, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
+"""
+
+
+REBUILT_NOTE = "rebuilt.json"  # beside the cache: when and why it was last rebuilt, for `tether doctor`
+_opened: set[str] = set()  # caches this process connected to: what `discard_opened` deletes
+
+
+def connect(path: str | os.PathLike) -> sqlite3.Connection:
+    """Open (creating or rebuilding) the cache. A cache from another schema version is discarded."""
+    os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
+    _opened.add(os.fspath(path))
+    try:
+        return _open(path)
+    except sqlite3.DatabaseError as e:
+        if not is_corrupt(e):
+            raise  # "database is locked" is another process at work, not damage: never delete its cache
+        discard(path, str(e))
+        return _open(path)
+
+
+def is_corrupt(e: BaseException) -> bool:
+    """Damage (SQLITE_CORRUPT, SQLITE_NOTADB), as opposed to a lock, a full disk or a bug."""
+    if not isinstance(e, sqlite3.DatabaseError):
+        return False
+    code = getattr(e, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (11, 26)
+    text = str(e).lower()
+    return "malformed" in text or "not a database" in text or "corrupt" in text
+
+
+def discard(path: str | os.PathLike, why: str) -> None:
+    """Delete a damaged cache (it loses nothing: it is rebuilt from the working tree and the
+    memory files) and leave a note of it beside, which `tether doctor` reports."""
+    base = os.fspath(path)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.unlink(base + suffix)
+        except FileNotFoundError:
+            pass
+    note = os.path.join(os.path.dirname(base), REBUILT_NOTE)
+    try:
+        with open(note, "w", encoding="utf-8") as f:
+            json.dump({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "why": why[:300]}, f)
+    except OSError:
+        pass
+
+
+def opened() -> list[str]:
+    """The caches this process connected to."""
+    return sorted(_opened)
+
+
+def discard_opened(why: str) -> int:
+    """Discard every cache this process opened: pages overwritten with garbage surface only when a
+    query reads them, long after `connect`. The caller then runs its operation again, once."""
+    for path in sorted(_opened):
+        discard(path, why)
+    n = len(_opened)
+    _opened.clear()
+    return n
+
+
+def _open(path: str | os.PathLike) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout=30000")
+    _into_wal(conn)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    row = None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.OperationalError:
+        pass
+    if row is None or row[0] != SCHEMA_VERSION:
+        with transaction(conn):
+            if row is not None:
+                for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
+                    if not name.startswith("sqlite_"):
+                        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    conn.execute(stmt)
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)", (SCHEMA_VERSION,))
+    return conn
+
+
+def _into_wal(conn: sqlite3.Connection, patience_s: float = 30.0) -> None:
+    """Switch a new cache to WAL. The switch needs the only lock on the file, and SQLite answers
+    "locked" at once, without waiting, when a neighbour holds a read lock: several processes
+    opening a new cache together (hooks, the MCP server, a CLI) meet exactly that. Another one
+    may switch it meanwhile; otherwise try again until the patience is spent."""
+    deadline = time.monotonic() + patience_s
+    delay = 0.005
+    while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error: writers queue instead of failing."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

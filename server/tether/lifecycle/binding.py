@@ -1,0 +1,171 @@
+"""Binding an anchor spec to the code as it is now: refuse loudly, list typeable forms."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from pathlib import Path
+
+from tether.anchor.config import match_keys, near_keys
+from tether.anchor.disc import canonical
+from tether.anchor.extract import CONFIG_KIND_NAMES
+from tether.anchor.locator import locator
+from tether.anchor.markdown import match_sections
+from tether.anchor.model import Symbol
+from tether.anchor.spec import AnchorSpec
+from tether.errors import (
+    AnchorAmbiguous,
+    AnchorUnresolved,
+    BinaryFile,
+    FileTooLarge,
+    InvalidEncoding,
+    InvalidInput,
+    MalformedFile,
+    SecretDetected,
+    UnsupportedLanguage,
+)
+from tether.files.paths import repo_relative
+from tether.files.private import credential_file
+from tether.index.code_index import CodeIndex
+from tether.store.memory import Anchor
+
+_SKIPPED = {
+    "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),
+    "too_large": (FileTooLarge, "is larger than 1 MB and is not parsed: anchor the whole file instead ({path})"),
+    "encoding": (InvalidEncoding, "is not valid UTF-8 and is not parsed: anchor the whole file instead ({path})"),
+    "syntax": (MalformedFile, "does not parse{where}: fix it to anchor its keys, or anchor the whole file ({path})"),
+    "generated": (
+        UnsupportedLanguage,
+        "is a generated lock file: anchor the manifest it comes from, or the whole file ({path})",
+    ),
+    "error": (UnsupportedLanguage, "could not be parsed: anchor the whole file instead ({path})"),
+}
+
+
+def _syntax_error_at(index: CodeIndex, rel: str) -> str:
+    """` as YAML (line 3)`: where a config file first stops parsing, for the refusal message."""
+    from tether.anchor.config_formats import first_error
+    from tether.anchor.extract import kind_of
+
+    kind = kind_of(rel) or ""
+    text = index.read_text(rel)
+    line = first_error(kind, text.encode("utf-8")) if text is not None else None
+    return f" as {kind.upper()}" + (f" (line {line})" if line else "")
+
+
+def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
+    return locator(spec_type, path, s.qualname, (s.discriminator or "") if twins else None)
+
+
+def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None) -> tuple[Anchor, str]:
+    """The anchor for `spec` now, and the text it covers (kept for later diffs)."""
+    rel = repo_relative(root, spec.path, cwd)
+    why = credential_file(rel)
+    if why:  # an anchor keeps a snippet of its text in the cache and diffs show it: never a credential file
+        raise SecretDetected(
+            f"{rel} is {why}: credential files cannot be anchored; nothing was stored",
+            reason="credential_file",
+            path=rel,
+        )
+    row = index.file(rel)
+    if row is None:
+        full = root / rel
+        if full.is_symlink():
+            target = Path(os.path.realpath(full)).relative_to(root).as_posix()
+            raise InvalidInput(f"{rel} is a symbolic link: anchor the file it points to ({target})", path=rel)
+        if full.exists() and not full.is_file():
+            raise InvalidInput(f"{rel} is not a regular file", path=rel)
+        raise AnchorUnresolved(f"{spec}: file {rel!r} does not exist", reason="file_missing", path=rel)
+    if spec.type == "file":
+        text = index.read_text(rel) if row.skipped != "binary" else None
+        return Anchor("file", rel, row.hash, row.size, language=row.language), text or ""
+    if row.skipped in _SKIPPED:
+        err, msg = _SKIPPED[row.skipped]
+        where = _syntax_error_at(index, rel) if row.skipped == "syntax" else ""
+        raise err(f"{rel} " + msg.format(path=rel, where=where), path=rel)
+    _check_kind(spec, rel, row.language)
+    symbols = index.symbols(rel)
+    named = _by_name(symbols, spec.name or "", row.language)
+    if not named:
+        what = {"key": "key", "section": "section or table row"}.get(spec.type, "symbol")
+        if spec.type == "key":
+            near = near_keys(symbols, spec.name or "")
+        else:
+            near = difflib.get_close_matches(spec.name or "", sorted({s.qualname for s in symbols}), n=5, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise AnchorUnresolved(
+            f"{spec}: no {what} {spec.name!r} in {rel}{hint}", reason=f"{what.split()[0]}_missing", path=rel, near=near
+        )
+    if spec.discriminator is not None:
+        chosen = [s for s in named if _disc_equal(spec.discriminator, s.discriminator)]
+        if not chosen:
+            forms = [typeable(spec.type, rel, s, True) for s in named]
+            raise AnchorUnresolved(
+                f"{spec}: no twin with discriminator {spec.discriminator!r}; one of: {', '.join(forms)}",
+                reason="discriminator_missing",
+                candidates=forms,
+            )
+        named = chosen
+    names = {s.qualname for s in named}
+    if len(named) > 1:
+        twins = len(names) == 1
+        forms = [typeable(spec.type, rel, s, twins or _has_twin(symbols, s)) for s in named]
+        raise AnchorAmbiguous(f"{spec} matches {len(named)} symbols: {', '.join(forms)}", candidates=forms)
+    s = named[0]
+    has_twin = _has_twin(symbols, s)
+    text = index.read_text(rel, s.start_byte, s.end_byte) or ""
+    # a discriminator is stored only where twins make it necessary; resolution treats it as a tie-break
+    disc = s.discriminator if has_twin else None
+    return Anchor(spec.type, rel, s.hash, s.end_byte - s.start_byte, s.qualname, disc, row.language), text
+
+
+def _check_kind(spec: AnchorSpec, rel: str, kind: str | None) -> None:
+    """Refuse a spec whose form does not fit the file: `#` needs Markdown or config, `::` code."""
+    if spec.type == "key" and kind not in CONFIG_KIND_NAMES:
+        msg = f"config key anchors are for JSON, YAML and TOML files, not {rel}: anchor the whole file"
+    elif spec.type == "section" and kind != "markdown":
+        msg = f"section anchors are for Markdown files, not {rel}: anchor the whole file"
+    elif spec.type == "symbol" and kind in CONFIG_KIND_NAMES | {"markdown"}:
+        form = "#Heading/Sub" if kind == "markdown" else "#key.path"
+        msg = f"{rel} has no code symbols: anchor a part of it as {rel}{form}, or the whole file"
+    elif spec.type == "symbol" and kind is None:
+        msg = f"no symbol support for {rel!r} (unknown language): anchor the whole file instead"
+    else:
+        return
+    raise UnsupportedLanguage(msg, path=rel)
+
+
+def _has_twin(symbols: list[Symbol], s: Symbol) -> bool:
+    return sum(1 for o in symbols if o.qualname == s.qualname) > 1
+
+
+def _disc_equal(typed: str, stored: str | None) -> bool:
+    if typed == "":
+        return stored is None
+    return canonical(typed) == canonical(stored)
+
+
+def _by_name(symbols: list[Symbol], name: str, kind: str | None) -> list[Symbol]:
+    """Exact qualified name first; then a unique-by-suffix match (`bar` for `Foo.bar`)."""
+    if kind == "markdown":
+        return match_sections(symbols, name)
+    if kind in CONFIG_KIND_NAMES:
+        return match_keys(symbols, name)
+    for typed in dict.fromkeys((name, _dotted(name))):
+        exact = [s for s in symbols if s.qualname == typed]
+        if exact:
+            return exact
+        tail = [s for s in symbols if s.qualname.endswith("." + typed)]
+        if tail:
+            return tail
+    return []
+
+
+_SCOPE_SEPARATOR = re.compile(r"::|(?<=\w)[#:](?=\w)|->")
+
+
+def _dotted(name: str) -> str:
+    """How other languages spell a member, read as tether's dots: C++/PHP/Rust `A::b`, Ruby `A#b`,
+    Lua `M:f`, PHP `$this->x` is not a name but `A->b` is read the same way."""
+    return _SCOPE_SEPARATOR.sub(".", name)

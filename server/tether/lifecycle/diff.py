@@ -1,0 +1,105 @@
+"""What changed: the anchored code then (snippet cache, else git) against now, as a compact diff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tether.store.memory import is_object_name
+
+MAX_DIFF_LINES = 40
+
+
+# difflib is imported where it is used: a push hook that finds its memory active never diffs.
+def compact_diff(old: str, new: str) -> str:
+    import difflib
+
+    a, b = _aligned(old.splitlines(), new.splitlines())
+    lines = list(difflib.unified_diff(a, b, "then", "now", n=1, lineterm=""))
+    if len(lines) > MAX_DIFF_LINES:
+        rest = len(lines) - MAX_DIFF_LINES
+        lines = lines[:MAX_DIFF_LINES] + [f"... {rest} more diff lines"]
+    return "\n".join(lines)
+
+
+def _aligned(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    """Both sides' lines after the first (a symbol's text starts at its own column) at one
+    indentation: a method taken out of its class reads as its edits, not as every line changed."""
+    da, db = _indent(a[1:]), _indent(b[1:])
+    if da > db:
+        a = a[:1] + [line[da - db :] if line.strip() else line for line in a[1:]]
+    elif db > da:
+        b = b[:1] + [line[db - da :] if line.strip() else line for line in b[1:]]
+    return a, b
+
+
+def _indent(lines: list[str]) -> int:
+    return min((len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()), default=0)
+
+
+def alike(then: str | None, now: str | None, threshold: float) -> bool:
+    """Whether two texts are at least `threshold` alike (difflib's ratio); the cheap upper bounds
+    are asked first, so most non-matches cost no full comparison."""
+    if then is None or now is None:
+        return False
+    import difflib
+
+    m = difflib.SequenceMatcher(None, then, now, autojunk=False)
+    return m.real_quick_ratio() >= threshold and m.quick_ratio() >= threshold and m.ratio() >= threshold
+
+
+def _git_show(root: Path, rev: str, path: str) -> bytes | None:
+    """`path` as committed at `rev`, or None (no such revision or path, or git failed).
+
+    `rev` comes from a memory file anyone can commit: only HEAD or a hex object name is asked,
+    after `--end-of-options`, so no value can reach git as an option."""
+    import subprocess  # like the parsing machinery, only when git is asked
+
+    if rev != "HEAD" and not is_object_name(rev):
+        return None
+    cmd = ["git", "cat-file", "blob", "--end-of-options", f"{rev}:{path}"]
+    try:
+        return subprocess.run(cmd, cwd=root, capture_output=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol: str | None) -> str | None:
+    """The anchored text as it was at `commit` (then HEAD), if git still has it with that hash."""
+    found = file_from_git(root, commit, path, hash_, symbol is not None)
+    if found is None:
+        return None
+    data, symbols, _ = found
+    if symbol is None:
+        return data.decode("utf-8", "replace")
+    s = next(s for s in symbols if s.hash == hash_)
+    return data[s.start_byte : s.end_byte].decode("utf-8", "replace")
+
+
+def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symbol: bool):
+    """(bytes, symbols, revision) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
+    if not (root / ".git").exists():
+        return None
+    from tether.anchor.extract import analyze, content_hash
+
+    for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
+        data = _git_show(root, rev, path)
+        if data is None:
+            continue
+        if not is_symbol:
+            if content_hash(data) == hash_:
+                return data, (), rev
+            continue
+        symbols = analyze(path, data).symbols
+        if any(s.hash == hash_ for s in symbols):
+            return data, symbols, rev
+    return None
+
+
+def names_at(root: Path, rev: str, path: str) -> set[str]:
+    """Qualified names `path` had at `rev`; empty if it did not exist then."""
+    data = _git_show(root, rev, path)
+    if data is None:
+        return set()
+    from tether.anchor.extract import analyze
+
+    return {s.qualname for s in analyze(path, data).symbols}

@@ -1,0 +1,402 @@
+"""The anchor lifecycle: stored anchors + the code index -> status, reason, where it is now, diff.
+
+Status is derived on every read and never stored, so a revert or a branch switch back heals a
+memory with nothing to undo. The order of questions matters for honesty: the locator is asked
+first, and an existing locator whose hash differs is an edit (stale), never followed elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from tether.anchor.disc import disc_matches, twins_named
+from tether.anchor.locator import locator
+from tether.anchor.model import Symbol
+from tether.index.background import running, wait
+from tether.index.code_index import CodeIndex, FileRow
+from tether.index.db import transaction
+from tether.lifecycle.diff import alike, compact_diff, names_at, text_from_git
+from tether.lifecycle.formats import OldHashes, in_current_format, outdated
+from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
+from tether.lifecycle.status import Reason, Status
+from tether.store.confidence import STALE_PENALTY, aged
+from tether.store.memory import Anchor, Memory, parse_time
+
+# Following a renamed or moved body needs evidence that the match is not a look-alike.
+# Calibrated on CPython's standard library without its tests (16,520 functions and methods;
+# `make bench` runs tests/bench/calibrate_entropy.py): 42% of bodies under 20 bits have an
+# identical twin somewhere in the library (`pass`, `return self._x`), and above 40 bits fewer
+# than 5% do. Between the two lie copy-paste families (generated codecs, identical accessors),
+# so the floor sits at 40: a missed follow costs a reanchor, a wrong one serves a look-alike.
+LOW_ENTROPY_BITS = 40.0
+FILE_LOW_ENTROPY_BITS = 20.0
+MAX_SNIPPET = 64_000
+# How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.
+SEARCH_TTL_S = 600.0
+# How alike a namesake must be to the anchored text to count as it, moved and edited.
+RESEMBLANCE = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """One anchor as it resolves now."""
+
+    status: Status
+    reason: Reason | None = None
+    path: str | None = None
+    symbol: str | None = None
+    discriminator: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    followed: bool = False
+    candidates: tuple[str, ...] = ()
+    diff: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One memory as it stands now."""
+
+    memory: Memory
+    status: Status
+    reason: Reason | None
+    anchors: tuple[tuple[Anchor, Resolution], ...]
+    confidence: float
+    notes: tuple[str, ...] = field(default=())
+
+
+def confidence(m: Memory, status: Status, now: datetime | None = None) -> float:
+    """Base x stale penalty x age decay. Nothing is stored, so healing restores it fully."""
+    if status == Status.INVALIDATED:
+        return 0.0
+    now = now or datetime.now(timezone.utc)
+    value = aged(m.confidence, (now - parse_time(m.verified_at)).total_seconds() / 86400)
+    if status == Status.STALE:
+        value *= STALE_PENALTY
+    return round(value, 3)
+
+
+def combine(results: list[Resolution]) -> tuple[Status, Reason | None]:
+    """A memory dies only when every anchor dies; losing some leaves it stale `anchor_lost`."""
+    if not results or all(r.status == Status.ACTIVE for r in results):
+        return Status.ACTIVE, None
+    if all(r.status == Status.INVALIDATED for r in results):
+        return Status.INVALIDATED, results[0].reason
+    if any(r.status == Status.INVALIDATED for r in results):
+        return Status.STALE, Reason.ANCHOR_LOST
+    return Status.STALE, next(r.reason for r in results if r.status == Status.STALE)
+
+
+class Resolver:
+    """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
+
+    def __init__(self, index: CodeIndex, with_diff: bool = True, deadline: float | None = None) -> None:
+        self.index = index
+        self.with_diff = with_diff
+        self.deadline = deadline  # when a sweep must stop (`time.monotonic()`); None: sweep to the end
+        self._swept = False
+        self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
+        self._snippets: dict[str, str] = {}
+        self._old_hashes = OldHashes(index)
+
+    def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
+        results = [self.anchor(a, m.commit) for a in m.anchors]
+        status, reason = combine(results)
+        return Verdict(m, status, reason, tuple(zip(m.anchors, results)), confidence(m, status, now))
+
+    def anchor(self, a: Anchor, commit: str | None = None) -> Resolution:
+        if a.type == "file":
+            return self._file(a, commit)
+        if outdated(a):
+            # most code hashes alike in both formats: read as written now, it is followed as ever
+            now = self._symbol(in_current_format(a), commit)
+            c = self._old_hashes.unchanged(a) if now.status != Status.ACTIVE else None
+            if c is None:
+                return now
+            self._keep(a, c.start_byte, c.end_byte)
+            return Resolution(Status.ACTIVE, None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
+        return self._symbol(a, commit)
+
+    def flush(self) -> None:
+        """Persist snippets seen at their anchors, so later diffs have the 'then' side."""
+        if self._snippets:
+            with transaction(self.index.conn):
+                for h, text in self._snippets.items():
+                    self.index.keep_snippet(h, text)
+            self._snippets.clear()
+
+    # -- symbols, sections, keys ------------------------------------------------------------
+    def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
+        row = self.index.file(a.path)
+        if row is not None and row.skipped == "syntax":
+            # a config file that stopped parsing (often mid-edit): its keys are unknown, not deleted
+            return Resolution(Status.STALE, Reason.FILE_UNPARSABLE, a.path, a.symbol, a.discriminator)
+        cands = self.index.symbols(a.path, a.symbol) if row else []
+        for c in cands:
+            if c.hash == a.hash:
+                self._keep(a, c.start_byte, c.end_byte)
+                return Resolution(Status.ACTIVE, None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
+        # the twin whose discriminator matches exactly (ordinal included) first, then loosely
+        same = twins_named(a.discriminator, cands, lambda c: c.discriminator)
+        if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
+            c = (same or cands)[0]
+            return self._edited(a, commit, c)
+        followed = self._follow(a, commit)
+        if followed is not None or not cands:
+            return followed or Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator)
+        # the name survives but no twin matches: an edit to one of them; diff against the closest
+        from difflib import SequenceMatcher
+
+        old = self._old_text(a, commit)
+        closest = max(
+            cands,
+            key=lambda c: SequenceMatcher(None, old or "", self._text(a.path, c) or "").ratio(),
+        )
+        return self._edited(a, commit, closest)
+
+    def _edited(self, a: Anchor, commit: str | None, c, path: str | None = None) -> Resolution:
+        path = path or a.path
+        diff = None
+        if self.with_diff:
+            old = self._old_text(a, commit)
+            new = self._text(path, c)
+            if old is not None and new is not None:
+                diff = compact_diff(old, new)
+        return Resolution(
+            Status.STALE,
+            Reason.BODY_EDITED,
+            path,
+            c.qualname,
+            c.discriminator,
+            c.start_line,
+            c.end_line,
+            followed=path != a.path or c.qualname != a.symbol,
+            diff=diff,
+        )
+
+    def _follow(self, a: Anchor, commit: str | None = None) -> Resolution | None:
+        """Find the body by hash elsewhere (rename, move); None if it is nowhere."""
+        edited_there = None
+        for path, symbol, disc in self.index.follow(a):
+            if self.index.file(path) is not None:
+                for s in self.index.symbols(path, symbol):
+                    if s.hash == a.hash:
+                        return Resolution(
+                            Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True
+                        )
+                    if disc_matches(disc, s.discriminator):
+                        edited_there = (path, s)
+        hits = self._search(a, self.index.find_symbols)
+        if hits is None:
+            if edited_there is not None:
+                return self._edited(a, commit, edited_there[1], edited_there[0])
+            return Resolution(Status.STALE, Reason.SEARCH_INCOMPLETE, a.path, a.symbol, a.discriminator)
+        if not hits:
+            renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
+            if renamed is not None:
+                path, s = renamed
+                self.index.remember_follow(a, path, s.qualname, s.discriminator)
+                return Resolution(
+                    Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True
+                )
+            if edited_there is not None:
+                # renamed or moved earlier, edited since: stale where it went, not deleted
+                return self._edited(a, commit, edited_there[1], edited_there[0])
+            moved = self._moved_and_edited(a)
+            if moved is not None:
+                return self._edited(a, commit, moved[1], moved[0])
+            went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
+            return self._edited(a, commit, went[1], went[0]) if went is not None else None
+        kept = self._kept_its_name(a, hits, commit)
+        if kept is None and len(hits) > 1:
+            specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
+            return Resolution(
+                Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, a.symbol, a.discriminator, candidates=specs
+            )
+        path, s = kept or hits[0]
+        if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
+            return Resolution(
+                Status.STALE,
+                Reason.LOW_ENTROPY,
+                a.path,
+                a.symbol,
+                a.discriminator,
+                candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
+            )
+        self.index.remember_follow(a, path, s.qualname, s.discriminator)
+        return Resolution(Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
+
+    # -- whole files ------------------------------------------------------------------------
+    def _file(self, a: Anchor, commit: str | None) -> Resolution:
+        row = self.index.file(a.path)
+        if row is not None and row.hash == a.hash:
+            self._keep(a, None, None)
+            return Resolution(Status.ACTIVE, None, a.path)
+        if row is not None:
+            diff = None
+            if self.with_diff and row.skipped not in ("binary",):
+                old = self._old_text(a, commit)
+                new = self.index.read_text(a.path)
+                if old is not None and new is not None:
+                    diff = compact_diff(old, new)
+            return Resolution(Status.STALE, Reason.FILE_EDITED, a.path, diff=diff)
+        moved: FileRow | Resolution | None  # a followed file's row, then the resolution of a move
+        for path, _, _ in self.index.follow(a):
+            moved = self.index.file(path)
+            if moved is not None and moved.hash == a.hash:
+                return Resolution(Status.ACTIVE, None, path, followed=True)
+        hits = self._search(a, self.index.find_files)
+        if hits is None:
+            return Resolution(Status.STALE, Reason.SEARCH_INCOMPLETE, a.path)
+        if not hits:
+            moved = self._moved_file(a)
+            if moved is not None:
+                return moved
+            return Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path)
+        if len(hits) > 1:
+            return Resolution(Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, candidates=tuple(h.path for h in hits))
+        if self._file_bits(hits[0].path) < FILE_LOW_ENTROPY_BITS:
+            return Resolution(Status.STALE, Reason.LOW_ENTROPY, a.path, candidates=(hits[0].path,))
+        self.index.remember_follow(a, hits[0].path, None, None)
+        return Resolution(Status.ACTIVE, None, hits[0].path, followed=True)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _symbol_bits(self, path: str, s: Symbol) -> float:
+        """How much a symbol says: kept by the index for sections and keys, measured now for code
+        (only of a symbol about to be followed), on the file as the index saw it."""
+        if s.entropy is not None:
+            return s.entropy
+        from tether.anchor.extract import analyze
+
+        data = self.index.read_bytes(path)
+        if data is None:
+            return 0.0  # gone since the index saw it: nothing to follow
+        for now in analyze(path, data, entropy=True).symbols:
+            if now.hash == s.hash and now.start_byte == s.start_byte and now.entropy is not None:
+                return now.entropy
+        return 0.0  # changed since the index saw it: not followed on a stale reading
+
+    def _file_bits(self, path: str) -> float:
+        """How much a file says, read now: asked only of a file about to be followed."""
+        from tether.anchor.extract import file_entropy
+
+        data = self.index.read_bytes(path)
+        return 0.0 if data is None else file_entropy(data)  # gone since the index saw it: nothing to follow
+
+    def _search(self, a: Anchor, find):
+        """Where else the anchored hash is, on an index brought up to date only when needed; None
+        when that needed a sweep and the sweep stopped at the deadline (hits in part of the
+        repository prove neither a unique match nor an absence).
+
+        A body can only have moved away if its file changed (a move cuts it out) or git moved
+        files; otherwise the last sweep's answer stands for a while, so a deleted anchor does not
+        cost a repository sweep on every read. Hits are re-verified against the files either way.
+        """
+        stamp = self.index.search_stamp(a.path)
+        if not self._swept and not self.index.searched(a.hash, stamp, SEARCH_TTL_S):
+            self._sweep()
+            if self._cut_short:
+                return None
+        hits = find(a.hash)
+        if not self._swept:
+            for path in {h[0] if isinstance(h, tuple) else h.path for h in hits}:
+                self.index.file(path)
+            hits = find(a.hash)
+        self.index.record_search(a.hash, stamp)
+        return hits
+
+    def _kept_its_name(self, a: Anchor, hits: list, commit: str | None):
+        """The one hit with the anchor's name in a namesake of its vanished file: the file moved
+        (`git mv pkg src/pkg`), and name and file name vouch for a body too common (or too often
+        copied) to follow by its hash alone. Asked of git: that namesake must not have held the
+        name when the memory was written (then it was a neighbour, not where the file went)."""
+        if not a.symbol or commit is None or self.index.file(a.path) is not None:
+            return None
+        base = a.path.rpartition("/")[2]
+        named = [(p, s) for p, s in hits if s.qualname == a.symbol and p.rpartition("/")[2] == base]
+        same = twins_named(a.discriminator, named, lambda h: h[1].discriminator)
+        if len(same) != 1:
+            return None
+        root = self.index.root
+        if a.symbol not in names_at(root, commit, a.path) or a.symbol in names_at(root, commit, same[0][0]):
+            return None
+        return same[0]
+
+    def _moved_and_edited(self, a: Anchor):
+        """A file moved and edited at once (`git mv` + edits): the same name in one file of the
+        same base name elsewhere is that symbol, stale where it went. Only when its file is gone:
+        a name alone is weak evidence, a name in a namesake file is not."""
+        if self.index.file(a.path) is not None or not a.symbol:
+            return None
+        base = a.path.rpartition("/")[2]
+        found = [
+            (p, s)
+            for p, s in self.index.find_named(a.symbol)
+            if p.rpartition("/")[2] == base and disc_matches(a.discriminator, s.discriminator)
+        ]
+        if len(found) == 1 and self.index.file(found[0][0]) is not None:
+            fresh = [
+                s for s in self.index.symbols(found[0][0], a.symbol) if disc_matches(a.discriminator, s.discriminator)
+            ]
+            if len(fresh) == 1 and self._resembles(a, self._text(found[0][0], fresh[0])):
+                return found[0][0], fresh[0]
+        return None
+
+    def _resembles(self, a: Anchor, now: str | None) -> bool:
+        """Whether the text found looks like the anchored text then: a namesake that merely
+        existed elsewhere all along must not be taken for the anchor moved."""
+        return alike(self._old_text(a, None), now, RESEMBLANCE)
+
+    def _moved_file(self, a: Anchor) -> Resolution | None:
+        """A whole file moved and edited at once: one namesake file elsewhere, stale there."""
+        base = a.path.rpartition("/")[2]
+        found = [r for r in self.index.find_basename(base) if r.path != a.path]
+        if len(found) != 1 or self.index.file(found[0].path) is None:
+            return None
+        path = found[0].path
+        new = self.index.read_text(path) if found[0].skipped != "binary" else None
+        if not self._resembles(a, new):
+            return None
+        diff = compact_diff(self._old_text(a, None) or "", new or "") if self.with_diff else None
+        return Resolution(Status.STALE, Reason.FILE_EDITED, path, followed=True, diff=diff)
+
+    def _sweep(self) -> None:
+        if self._swept or self._cut_short:
+            return
+        if self.deadline is not None and running(self.index.root):
+            # a background index is building it: a caller in a hurry would only race it for
+            # the same files, and wait its whole deadline every time, until it is done
+            self._cut_short = True
+            return
+        if self.deadline is None:
+            wait(self.index.root)  # then the sweep below reads only what changed since
+        done = self.index.sweep(deadline=self.deadline)
+        self._swept = bool(done["complete"])
+        self._cut_short = not self._swept
+
+    def _text(self, path: str, s) -> str | None:
+        return self.index.read_text(path, s.start_byte, s.end_byte)
+
+    def _keep(self, a: Anchor, start: int | None, end: int | None) -> None:
+        if a.hash in self._snippets or (end is not None and start is not None and end - start > MAX_SNIPPET):
+            return
+        if a.type == "file" and a.size > MAX_SNIPPET:
+            return
+        if self.index.snippet(a.hash) is None:
+            text = self.index.read_text(a.path, start, end)
+            if text is not None:
+                self._snippets[a.hash] = text
+
+    def _old_text(self, a: Anchor, commit: str | None) -> str | None:
+        text = self.index.snippet(a.hash)
+        if text is None:
+            try:
+                text = text_from_git(self.index.root, commit, a.path, a.hash, None if a.type == "file" else a.symbol)
+            except (OSError, ValueError):  # git's own failures are handled inside: None
+                text = None
+        return text
+
+
+def _spec(kind: str, path: str, qualname: str, disc: str | None) -> str:
+    return locator(kind, path, qualname, disc or None)

@@ -1,0 +1,103 @@
+"""Write-time checks: a near-duplicate on the same anchor is refused; a same-topic memory that
+differs in a number or a negation is kept but reported as a possible conflict."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+
+from tether.recall.text import terms
+from tether.store.memory import Memory
+
+if TYPE_CHECKING:
+    from tether.recall.search import MemoryIndex
+
+DUPLICATE_SIMILARITY = 0.8  # Dice over stemmed terms; numbers and negations judged separately
+TOPIC_SIMILARITY = 0.5
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z_])")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|isn't|aren't|"
+    r"wasn't|weren't|shouldn't|mustn't|didn't|hasn't|haven't)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """An existing memory that overlaps a new one."""
+
+    memory: Memory
+    similarity: float
+    reason: str  # duplicate | number_differs | negation_differs
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.memory.id,
+            "summary": self.memory.summary,
+            "reason": self.reason,
+            "similarity": round(self.similarity, 2),
+        }
+
+
+def _topic(text: str) -> set[str]:
+    return {t for t in terms(text) if not t.isdigit()}
+
+
+def numbers(text: str) -> set[str]:
+    return {n.lstrip("0") or "0" for n in _NUMBER.findall(text)}
+
+
+def negated(text: str) -> bool:
+    return _NEGATION.search(text) is not None
+
+
+def similarity(a: str, b: str) -> float:
+    """Dice coefficient of the two texts' stemmed terms, numbers left out."""
+    x, y = _topic(a), _topic(b)
+    if not x or not y:
+        return 0.0
+    return 2 * len(x & y) / (len(x) + len(y))
+
+
+def _anchor_keys(m: Memory) -> set[tuple]:
+    return {(a.type, a.path, a.symbol, a.discriminator) for a in m.anchors}
+
+
+def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, list[Overlap]]:
+    """The near-duplicate on a shared anchor (if any) and the possible conflicts, most similar first."""
+    text = f"{new.summary}\n{new.body}"
+    nums, neg = numbers(text), negated(text)
+    keys = _anchor_keys(new)
+    duplicate: Overlap | None = None
+    conflicts: list[Overlap] = []
+    for old in existing:
+        if old.id == new.id or not old.live:
+            continue
+        old_text = f"{old.summary}\n{old.body}"
+        sim = similarity(text, old_text)
+        if sim < TOPIC_SIMILARITY:
+            continue
+        old_nums = numbers(old_text)
+        if nums and old_nums and nums != old_nums:
+            conflicts.append(Overlap(old, sim, "number_differs"))
+        elif neg != negated(old_text):
+            conflicts.append(Overlap(old, sim, "negation_differs"))
+        elif sim >= DUPLICATE_SIMILARITY and keys & _anchor_keys(old):
+            if duplicate is None or sim > duplicate.similarity:
+                duplicate = Overlap(old, sim, "duplicate")
+    conflicts.sort(key=lambda o: -o.similarity)
+    return duplicate, conflicts
+
+
+def neighbours(index: MemoryIndex, m: Memory, ignore: Iterable[str] = (), top: int = 5) -> list[Memory]:
+    """Current memories that could overlap `m`: those anchored to the same files, and the closest by text."""
+    names = index.on_paths(a.path for a in m.anchors)
+    names += [c.filename for c in index.search(f"{m.summary}\n{m.body}", sync=False).candidates[:top]]
+    skip = {m.id, *ignore}
+    out: dict[str, Memory] = {}
+    for name in dict.fromkeys(names):
+        got = index.read(name)
+        if got is not None and got.id not in skip and got.live:
+            out[got.id] = got
+    return list(out.values())

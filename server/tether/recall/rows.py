@@ -1,0 +1,126 @@
+"""How one memory file becomes rows of the memory search index (and leaves them again).
+
+Stdlib only at import, like search.py: the prompt hook syncs the index before it searches.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import sqlite3
+
+from tether.index.worker import change_stamp
+from tether.recall.text import terms
+from tether.store.links import closed_by_successor
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    import os
+
+    from tether.store.memory import Memory
+
+WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0)  # BM25F column weights: summary, body, tags, paths, symbols
+
+
+def _ts(text: str | None) -> float | None:
+    from tether.store.memory import parse_time
+
+    if not text:
+        return None
+    try:
+        return parse_time(text).timestamp()
+    except ValueError:
+        return None
+
+
+def drop(conn: sqlite3.Connection, name: str) -> None:
+    got = conn.execute("SELECT rid FROM mem_files WHERE name=?", (name,)).fetchone()
+    conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
+    if got and got[0] is not None:
+        rid = got[0]
+        for table in ("mems", "mem_paths", "mem_links"):
+            conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
+        conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
+
+
+def insert(
+    conn: sqlite3.Connection, name: str, st: os.stat_result | None, checked: int, m: Memory | None, error: str | None
+) -> None:
+    if st is None:
+        return  # vanished between the scan and the read: the next sync sees it gone
+    rid = None
+    if m is not None:
+        paths = list(dict.fromkeys(a.path for a in m.anchors))
+        rid = conn.execute(
+            "INSERT INTO mems(id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths) "
+            "VALUES(?,?,?,?,?,?,?,?,?)",
+            (
+                m.id,
+                name,
+                m.kind,
+                m.summary,
+                m.confidence,
+                _ts(m.verified_at) or 0.0,
+                _ts(m.valid_from) or 0.0,
+                _ts(m.valid_to),
+                _json(paths),
+            ),
+        ).lastrowid
+        symbols = " ".join(a.symbol or "" for a in m.anchors)
+        cols = (
+            terms(m.summary),
+            terms(m.body),
+            terms(" ".join(m.tags)),
+            terms(" ".join(paths), path=True),
+            terms(symbols),
+        )
+        conn.execute(
+            "INSERT INTO mem_fts(rowid, summary, body, tags, paths, symbols) VALUES(?,?,?,?,?,?)",
+            (rid, *(" ".join(c) for c in cols)),
+        )
+        tf: dict[str, float] = {}
+        for w, col in zip(WEIGHTS, cols):
+            for term in col:
+                tf[term] = tf.get(term, 0.0) + w
+        conn.execute(
+            "UPDATE mems SET dl=?, tf=? WHERE rid=?", (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), _json(tf), rid)
+        )
+        conn.executemany(
+            "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
+            [(p, parent_dir(p), rid) for p in paths],
+        )
+        conn.executemany(
+            "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
+        )
+    conn.execute(
+        "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
+        (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error),
+    )
+
+
+def close_superseded(conn: sqlite3.Connection) -> None:
+    """closed_ts: valid_to, else the valid_from of the live successor that closes it (as in
+    Tether.memories: the successor is the truth, and a supersede cycle closes nothing)."""
+    rows = conn.execute("SELECT rid, id, valid_from_ts, valid_to_ts, closed_ts FROM mems").fetchall()
+    graph: dict[str, list[str]] = {}
+    for rid, target in conn.execute("SELECT l.rid, l.target FROM mem_links l"):
+        graph.setdefault(rid, []).append(target)
+    by_rid = {row[0]: row[1] for row in rows}
+    started = {row[1]: row[2] for row in rows}
+    edges = {by_rid[rid]: targets for rid, targets in graph.items() if rid in by_rid}
+    closer = closed_by_successor(edges, {row[1] for row in rows if row[3] is None})
+    changes = []
+    for rid, mid, _, end, was in rows:
+        now = end if end is not None else (started[closer[mid]] if mid in closer else None)
+        if now != was:
+            changes.append((now, rid))
+    conn.executemany("UPDATE mems SET closed_ts=? WHERE rid=?", changes)
+
+
+def parent_dir(path: str) -> str:
+    """A repo-relative path's directory, "." at the top (as PurePosixPath(path).parent spells it)."""
+    return posixpath.dirname(path) or "."
+
+
+def _json(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

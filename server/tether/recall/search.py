@@ -1,0 +1,416 @@
+"""The memory search index: SQLite FTS5 over every memory file, kept in sync incrementally.
+
+Light on purpose so the prompt hook can import it and answer in milliseconds: stdlib only at import
+(the memory file format is loaded only to parse a file; no dataclasses, orjson, typing or
+tree-sitter), and never mcp. Status is not known here: candidates are ranked on text,
+the files in play, kind and base confidence; `recall` re-resolves whatever it returns.
+
+Sync cost follows what changed. The memories directory's own mtime/ctime move whenever a file is
+created, renamed or deleted there (tether's atomic writes, git checkouts and pulls all do that), so
+an unchanged stamp skips the per-file scan; an in-place edit that leaves the directory untouched is
+caught when a candidate is loaded (`load` re-reads the file) and by the next full scan.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import stat as _stat
+import time
+from collections import namedtuple
+from collections.abc import Iterable
+
+from tether.errors import StoreCorrupt
+from tether.files.locate import cache_dir
+from tether.index import db
+from tether.index.worker import RACY_NS, change_stamp
+from tether.recall.rows import WEIGHTS, close_superseded, drop, insert, parent_dir
+from tether.recall.text import terms, unique
+from tether.store.confidence import BASE_CONFIDENCE_TOP, aged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tether.store.memory import Memory
+
+POOL = 50  # text matches re-scored per query: ten times what an answer holds
+MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add up to at most this
+_CURRENT = "m.closed_ts IS NULL"
+MAX_TERMS = 24  # a long prompt is searched on its rarest terms
+MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
+K1, B = 1.2, 0.75
+SAME_FILE, SAME_DIR = 2.5, 1.3
+# A memory in a file in play starts from this share of the query's best text match, so what is known
+# about the file being touched reaches the answer even when the task's words are not the memory's.
+FILE_PRIOR = 0.4  # x SAME_FILE = 1: in the file in play, as good as the best match elsewhere
+# Gotchas and failed attempts are what an agent most needs before it edits: a mild preference.
+KIND_WEIGHT = {"gotcha": 1.15, "failed-attempt": 1.1, "decision": 1.05, "convention": 1.0, "fact": 1.0}
+FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the best match
+TOP_BASE = BASE_CONFIDENCE_TOP  # the best a source can give: the prior's scale
+
+
+# Named tuples, not dataclasses: this module is on the prompt hook's path (see the module doc).
+class Candidate(namedtuple("Candidate", "memory_id filename kind summary score text coverage near paths closed_at")):
+    """One memory that matched, before its anchors are resolved.
+
+    memory_id, kind, summary: str; filename: repo-relative path of the memory file;
+    score: ranking score (text x coverage x files in play x kind x confidence);
+    text: BM25 of the text alone (0 when only the files in play matched);
+    coverage: 0..1, the IDF-weighted share of the query's terms this memory contains (absolute);
+    near: "file" or "dir" when an anchor is in or beside a file in play, else None;
+    paths: tuple of anchored paths; closed_at: epoch seconds when superseded or retired, None while current.
+    """
+
+    __slots__ = ()
+
+
+class Search(namedtuple("Search", "candidates matched terms")):
+    """candidates: best first; matched: every memory that matched the text or sits in a file in play;
+    terms: the query terms searched."""
+
+    __slots__ = ()
+
+
+def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
+    return aged(base, ((now or time.time()) - verified_ts) / 86400)
+
+
+def within_floor(candidates: Iterable[Candidate], ratio: float = FLOOR_RATIO) -> list[Candidate]:
+    """The candidates scoring at least `ratio` of the best one (input is best first)."""
+    out: list[Candidate] = []
+    for c in candidates:
+        if out and c.score < ratio * out[0].score:
+            break
+        out.append(c)
+    return out
+
+
+class MemoryIndex:
+    """Full-text index of `.tether/memories/*.md` in the repository's cache database."""
+
+    def __init__(self, root: str | Path, conn: sqlite3.Connection | None = None) -> None:
+        self.root = os.fspath(root)  # a str: pathlib is not loaded on a silent prompt
+        self.dir = os.path.join(self.root, ".tether", "memories")
+        self._own = conn is None
+        self.conn = conn if conn is not None else db.connect(os.path.join(cache_dir(self.root), "cache.sqlite"))
+        # the full-text index of 10,000 memories is ~20 MB: SQLite's default 2 MB page cache thrashes
+        self.conn.execute("PRAGMA cache_size=-32000")
+
+    def close(self) -> None:
+        if self._own:
+            self.conn.close()
+
+    # -- sync ---------------------------------------------------------------------------------
+    def sync(self, full: bool = False, max_bytes: int | None = None) -> dict[str, int]:
+        """Bring the index up to date with the memory files; re-parses only files that changed.
+
+        `max_bytes`: parse at most about this much memory text now (a hook after a `git pull` of
+        thousands of memory files); the rest waits for the next sync, which picks up where this
+        one stopped, and `partial` says so."""
+        dst: os.stat_result | None
+        try:
+            dst = os.stat(self.dir)
+            if os.path.islink(self.dir) or os.path.islink(os.path.dirname(self.dir)):
+                dst = None  # a committed link would index memories outside the repository
+        except OSError:
+            dst = None
+        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_dir'").fetchone()
+        stamp = f"{dst.st_mtime_ns}:{change_stamp(dst)}" if dst else "missing"
+        if not full and row is not None:
+            saved, _, scanned = row[0].rpartition("|")
+            newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
+            if saved == stamp and newest < int(scanned) - RACY_NS:
+                return {"parsed": 0, "removed": 0, "partial": False}
+        scan_ns = time.time_ns()
+        known = {
+            r[0]: r[1:] for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns FROM mem_files")
+        }
+        changed, present, sizes = [], set(), {}
+        if dst is not None:
+            with os.scandir(self.dir) as it:
+                for e in it:
+                    if not e.name.endswith(".md") or e.name.startswith("."):
+                        continue
+                    try:
+                        st = e.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if not _stat.S_ISREG(st.st_mode):
+                        continue
+                    present.add(e.name)
+                    k = known.get(e.name)
+                    if (
+                        k
+                        and k[0] == st.st_mtime_ns
+                        and k[1] == change_stamp(st)
+                        and k[2] == st.st_size
+                        and (max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS)
+                    ):
+                        continue
+                    changed.append(e.name)
+                    sizes[e.name] = st.st_size
+        gone = [n for n in known if n not in present]
+        # files never indexed first: a budgeted sync must not spend itself re-reading the ones it
+        # just read, which stay "racy" (possibly rewritten unseen) for a moment after their write
+        changed.sort(key=lambda name: (name in known, name))
+        partial = False
+        if max_bytes is not None:
+            from tether.store.memory import MAX_FILE_BYTES
+
+            spent = 0
+            for i, name in enumerate(changed):
+                spent += sizes[name] if sizes[name] <= MAX_FILE_BYTES else 0  # a file over the cap is not read
+                if spent > max_bytes and i:
+                    changed, partial = changed[:i], True
+                    break
+        parsed = [self._parse(n) for n in changed]
+        with db.transaction(self.conn):
+            # Concurrent processes scan the same new files: whatever another one indexed, at the very
+            # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
+            parsed = [item for item in parsed if not self._current(*item[:3])]
+            changed = [item[0] for item in parsed]
+            for name in gone + changed:
+                drop(self.conn, name)
+            for item in parsed:
+                insert(self.conn, *item)
+            if gone or changed:
+                close_superseded(self.conn)
+                count, avgdl = self.conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",)
+                )
+            if not partial:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",)
+                )
+        return {"parsed": len(changed), "removed": len(gone), "partial": partial}
+
+    def _parse(self, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None]:
+        from tether.store.memory import load_file
+
+        path = os.path.join(self.dir, name)
+        checked = time.time_ns()
+        try:
+            st, m = load_file(path, f".tether/memories/{name}")
+        except OSError as e:
+            return name, None, checked, None, f"unreadable: {e.strerror}"
+        except StoreCorrupt as e:
+            try:
+                st = os.stat(path, follow_symlinks=False)
+            except OSError:
+                return name, None, checked, None, e.message
+            return name, st, checked, None, e.message
+        return name, st, checked, m, None
+
+    def _current(self, name: str, st: os.stat_result | None, checked: int) -> bool:
+        """Whether the row for `name` was written from the same stat by a read no older than ours."""
+        if st is None:
+            return False
+        row = self.conn.execute(
+            "SELECT mtime_ns, change, size, checked_ns FROM mem_files WHERE name=?", (name,)
+        ).fetchone()
+        return row is not None and row[:3] == (st.st_mtime_ns, change_stamp(st), st.st_size) and row[3] >= checked
+
+    # -- search -------------------------------------------------------------------------------
+    def search(
+        self,
+        task: str,
+        files: Iterable[str] = (),
+        kinds: Iterable[str] | None = None,
+        as_of: float | None = None,
+        pool: int = POOL,
+        sync: bool = True,
+    ) -> Search:
+        """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence."""
+        if sync:
+            self.sync()
+        files = self._rel_files(files)
+        where, args = self._filters(kinds, as_of)
+        q, df, n = self._query_terms(task[:MAX_SEARCH_CHARS])
+        idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in q if df.get(t)}
+        unseen = sum(math.log(1 + (n + 0.5) / 0.5) for t in q if not df.get(t))
+        known = sorted(idf, key=lambda t: (df[t], q.index(t)))  # rarest first
+        rids: dict[int, None] = {}
+        matched = 0
+        if known:
+            # The pool is drawn on the rarest terms covering at most MATCH_DOCS memories: ranking a
+            # union of very common terms costs more than it can change, and they still score below.
+            use: list[str]
+            use, total = [], 0
+            for t in known:
+                if use and total + df[t] > MATCH_DOCS:
+                    break
+                use.append(t)
+                total += df[t]
+            weights = ", ".join(str(w) for w in WEIGHTS)
+            rids = dict.fromkeys(
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
+                    f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
+                    (_match(use), *args, pool),
+                )
+            )
+            matched = len(rids)
+            if matched >= pool or len(use) < len(known):
+                matched = self._count(_match(known), where, args)
+        near: dict[int, str] = {}
+        if files:
+            marks = ",".join("?" * len(files))
+            for (rid,) in self.conn.execute(
+                f"SELECT p.rid FROM mem_paths p JOIN mems m ON m.rid = p.rid WHERE p.path IN ({marks}) AND {where}",
+                (*files, *args),
+            ):
+                near[rid] = "file"
+                if rid not in rids:
+                    rids[rid] = None
+                    matched += 1  # a memory in a file in play matches even without a word in common
+        if not rids:
+            return Search((), 0, tuple(q))
+        dirs = {parent_dir(f) for f in files}
+        return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
+
+    def _rank(
+        self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str], dirs: set[str]
+    ) -> tuple[Candidate, ...]:
+        avgdl = self._stats()[1]
+        total_idf = sum(idf.values()) + unseen
+        now = time.time()
+        scored = []
+        for rid, mid, name, kind, summary, conf, vts, closed, paths, dl, tf_json in self.conn.execute(
+            "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf FROM mems "
+            f"WHERE rid IN ({','.join('?' * len(rids))})",
+            tuple(rids),
+        ):
+            tf = json.loads(tf_json) if tf_json else {}
+            hits = [(t, tf[t]) for t in idf if t in tf]
+            norm = K1 * (1 - B + B * (dl or 0.0) / avgdl)
+            text = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in hits)
+            cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
+            prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
+            paths = tuple(json.loads(paths))
+            where_ = near.get(rid) or ("dir" if dirs and any(parent_dir(p) in dirs for p in paths) else None)
+            scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
+        top = max((s[0] for s in scored), default=0.0) or 1.0
+        out = []
+        for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed in scored:
+            if where_ == "file":
+                base = (base + FILE_PRIOR * top) * SAME_FILE
+            elif where_ == "dir":
+                base *= SAME_DIR
+            out.append(
+                Candidate(
+                    mid,
+                    f".tether/memories/{name}",
+                    kind,
+                    summary,
+                    round(base * prior, 6),
+                    round(text, 6),
+                    round(cov, 4),
+                    where_,
+                    paths,
+                    closed,
+                )
+            )
+        out.sort(key=lambda c: (-c.score, c.memory_id))
+        seen: set[str] = set()
+        return tuple(c for c in out if not (c.memory_id in seen or seen.add(c.memory_id)))  # type: ignore[func-returns-value]  # duplicate ids: first file wins (add() is None, falsy)
+
+    def _count(self, match: str, where: str, args: tuple) -> int:
+        """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
+        if (
+            where == _CURRENT
+            and not self.conn.execute("SELECT 1 FROM mems WHERE closed_ts IS NOT NULL LIMIT 1").fetchone()
+        ):
+            return self.conn.execute("SELECT count(*) FROM mem_fts WHERE mem_fts MATCH ?", (match,)).fetchone()[0]
+        return self.conn.execute(
+            f"SELECT count(*) FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid WHERE mem_fts MATCH ? AND {where}",
+            (match, *args),
+        ).fetchone()[0]
+
+    def _stats(self) -> tuple[int, float]:
+        """Number of indexed memories and their mean weighted length, as of the last sync."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_stats'").fetchone()
+        if row is None:
+            return 0, 1.0
+        count, avgdl = row[0].split()
+        return int(count), float(avgdl)
+
+    def _query_terms(self, task: str) -> tuple[list[str], dict[str, int], int]:
+        """The task's terms (at most MAX_TERMS, rarest kept), their document frequencies, and N."""
+        q = unique(terms(task))
+        if not q:
+            return [], {}, 0
+        n = self._stats()[0]
+        marks = ",".join("?" * len(q))
+        df = dict(self.conn.execute(f"SELECT term, doc FROM mem_vocab WHERE term IN ({marks})", q).fetchall())
+        if len(q) > MAX_TERMS:
+            # terms no memory contains are kept (they lower coverage), then the rarest known ones
+            q = sorted(q, key=lambda t: (df.get(t, 0), q.index(t)))[:MAX_TERMS]
+        return q, df, n
+
+    def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
+        args: tuple
+        if as_of is None:
+            where, args = _CURRENT, ()
+        else:
+            where, args = "m.valid_from_ts <= ? AND (m.closed_ts IS NULL OR m.closed_ts > ?)", (as_of, as_of)
+        kinds = list(kinds or ())
+        if kinds:
+            where += f" AND m.kind IN ({','.join('?' * len(kinds))})"
+            args = (*args, *kinds)
+        return where, args
+
+    def _rel_files(self, files: Iterable[str]) -> list[str]:
+        out = []
+        for f in files:
+            p = str(f).replace(os.sep, "/")
+            if os.path.isabs(p):
+                try:
+                    p = os.path.relpath(p, self.root).replace(os.sep, "/")
+                except ValueError:
+                    continue
+            rel = os.path.normpath(p).replace(os.sep, "/")
+            if rel != "." and not rel.startswith("../") and rel != "..":
+                out.append(rel)
+        return list(dict.fromkeys(out))
+
+    # -- loading ------------------------------------------------------------------------------
+    def load(self, c: Candidate) -> Memory | None:
+        """The memory behind a candidate, read from its file now; None if it is gone or changed hands."""
+        m = self.read(c.filename)
+        return m if m is not None and m.id == c.memory_id else None
+
+    def read(self, filename: str) -> Memory | None:
+        """A memory file (repo-relative name) parsed now; None if it is gone or unreadable."""
+        from tether.store.memory import load_file
+
+        try:
+            return load_file(os.path.join(self.root, filename), filename)[1]
+        except (OSError, StoreCorrupt):
+            return None
+
+    def on_paths(self, paths: Iterable[str]) -> list[str]:
+        """Filenames of current memories with an anchor on any of `paths`."""
+        paths = list(dict.fromkeys(paths))
+        if not paths:
+            return []
+        marks = ",".join("?" * len(paths))
+        rows = self.conn.execute(
+            f"SELECT DISTINCT m.name FROM mem_paths p JOIN mems m ON m.rid = p.rid "
+            f"WHERE p.path IN ({marks}) AND m.closed_ts IS NULL ORDER BY m.name",
+            paths,
+        )
+        return [f".tether/memories/{r[0]}" for r in rows]
+
+
+def open_index(root: str | Path) -> MemoryIndex:
+    """An index on the repository's cache database, for callers without a Tether (the hooks)."""
+    return MemoryIndex(root)
+
+
+def _match(terms_: list[str]) -> str:
+    return " OR ".join(f'"{t}"' for t in terms_)

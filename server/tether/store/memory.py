@@ -1,0 +1,301 @@
+"""Memories and their on-disk form: JSON front matter between `---` lines, then a Markdown body."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+
+import orjson
+
+from tether.anchor.locator import locator
+from tether.errors import StoreCorrupt
+from tether.files.private import private_path
+from tether.files.read import Unreadable, read_regular_file
+from tether.store.confidence import BASE_CONFIDENCE, SOURCES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
+if TYPE_CHECKING:
+    import os
+    from typing import Any
+
+FORMAT = 1
+KINDS = ("decision", "fact", "gotcha", "failed-attempt", "convention")
+ANCHOR_TYPES = ("symbol", "file", "section", "key")
+LINK_TYPES = ("supersedes", "superseded_by", "contradicts", "supports")
+FENCE = "---"
+# A memory holds at most 16,000 characters of body (validate.MAX_BODY_CHARS), at most 64 KB in
+# UTF-8, plus its front matter: a file past this was not written by tether and is not parsed.
+MAX_FILE_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """Where a memory is tied to the code, and the normalized hash it had there."""
+
+    type: str
+    path: str
+    hash: str
+    size: int
+    symbol: str | None = None
+    discriminator: str | None = None
+    language: str | None = None
+
+    def spec(self) -> str:
+        return locator(self.type, self.path, self.symbol, self.discriminator or None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One memory as stored: front matter fields plus the Markdown body."""
+
+    id: str
+    kind: str
+    summary: str
+    body: str
+    anchors: tuple[Anchor, ...]
+    recorded_at: str
+    valid_from: str
+    verified_at: str
+    source: str = "explicit"
+    confidence: float = BASE_CONFIDENCE["explicit"]
+    evidence: dict[str, str] | None = None
+    links: dict[str, list[str]] = field(default_factory=dict)
+    valid_to: str | None = None
+    retired_reason: str | None = None
+    commit: str | None = None
+    tags: tuple[str, ...] = ()
+    format: int = FORMAT
+    filename: str | None = None  # where it was read from; not part of the file
+
+    @property
+    def live(self) -> bool:
+        return self.valid_to is None
+
+    @property
+    def short_id(self) -> str:
+        return self.id[:8]
+
+    def front_matter(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "summary": self.summary,
+            "anchors": [a.to_dict() for a in self.anchors],
+            "evidence": self.evidence,
+            "source": self.source,
+            "confidence": self.confidence,
+            "links": {k: list(v) for k, v in sorted(self.links.items()) if v},
+            "valid_from": self.valid_from,
+            "valid_to": self.valid_to,
+            "recorded_at": self.recorded_at,
+            "verified_at": self.verified_at,
+            "retired_reason": self.retired_reason,
+            "commit": self.commit,
+            "tags": list(self.tags),
+            "format": self.format,
+        }
+
+    def evolve(self, **changes: Any) -> Memory:
+        return replace(self, **changes)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 (a bare date, or with time; `Z` or offset; naive means UTC)."""
+    value = text.strip()
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    dt = datetime.fromisoformat(value)
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+def new_id() -> str:
+    import uuid  # only writes need it; it imports `platform`, a cost on every hook that reads
+
+    return str(uuid.uuid4())
+
+
+def dumps(memory: Memory) -> bytes:
+    """The file's bytes: orjson front matter (indent 2, sorted keys) fenced by `---`, then the body."""
+    head = orjson.dumps(memory.front_matter(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+    body = memory.body.rstrip("\n")
+    return b"---\n" + head + b"\n---\n" + body.encode("utf-8") + b"\n"
+
+
+def load_file(path: str, filename: str | None = None) -> tuple[os.stat_result, Memory]:
+    """(stat, memory) of one memory file. Anything but a regular file of at most MAX_FILE_BYTES
+    (a FIFO, a device, a link, a directory named `x.md`, a 50 MB body) is StoreCorrupt: quarantined
+    without being read. OSError for a file that vanished or is denied."""
+    try:
+        st, data = read_regular_file(path, MAX_FILE_BYTES)
+    except Unreadable as e:
+        raise StoreCorrupt(e.message, reason=e.reason) from None
+    return st, loads(data, filename)
+
+
+def loads(data: bytes, filename: str | None = None) -> Memory:
+    """Parse a memory file; any defect raises StoreCorrupt naming it (the file is then quarantined)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StoreCorrupt(f"not UTF-8 at byte {e.start}") from None
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    if not text.startswith(FENCE + "\n"):
+        raise StoreCorrupt("missing front matter: the file must start with a '---' line")
+    end = text.find("\n" + FENCE + "\n", len(FENCE))
+    if end == -1:
+        if text.endswith("\n" + FENCE):
+            end = len(text) - len(FENCE) - 1
+        else:
+            raise StoreCorrupt("front matter is not closed by a '---' line")
+    head, body = text[len(FENCE) + 1 : end], text[end + len(FENCE) + 2 :]
+    try:
+        meta = orjson.loads(head)
+    except orjson.JSONDecodeError as e:
+        raise StoreCorrupt(f"front matter is not valid JSON: {e}") from None
+    return from_front_matter(meta, body.rstrip("\n"), filename)
+
+
+def _need(meta: dict, key: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    value = meta.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise StoreCorrupt(f"front matter field {key!r} is missing or has the wrong type")
+    return value
+
+
+def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memory:
+    if not isinstance(meta, dict):
+        raise StoreCorrupt("front matter must be a JSON object")
+    kind = _need(meta, "kind", str)
+    if kind not in KINDS:
+        raise StoreCorrupt(f"unknown kind {kind!r}")
+    anchors = []
+    version = _need(meta, "format", int, optional=True) or FORMAT
+    if version > FORMAT:
+        raise StoreCorrupt(f"written by a newer tether (format {version}; this one reads {FORMAT}): upgrade tether")
+    if not _need(meta, "anchors", list):
+        raise StoreCorrupt("a memory needs at least one anchor")
+    for raw in _need(meta, "anchors", list):
+        if not isinstance(raw, dict):
+            raise StoreCorrupt("each anchor must be a JSON object")
+        a_type = _need(raw, "type", str)
+        if a_type not in ANCHOR_TYPES:
+            raise StoreCorrupt(f"unknown anchor type {a_type!r}")
+        anchors.append(
+            Anchor(
+                a_type,
+                _need(raw, "path", str),
+                _need(raw, "hash", str),
+                _need(raw, "size", int, optional=True) or 0,
+                _need(raw, "symbol", str, optional=True),
+                _need(raw, "discriminator", str, optional=True),
+                _need(raw, "language", str, optional=True),
+            )
+        )
+        if a_type != "file" and not anchors[-1].symbol:
+            raise StoreCorrupt(f"a {a_type} anchor needs a 'symbol'")
+        if not _repo_path(anchors[-1].path):  # a hand-edited or hostile file must not make us read outside the repo
+            raise StoreCorrupt("anchor path must be relative to the repository root, without '..'")
+        why = private_path(anchors[-1].path)
+        if why:  # its diff would print the file: a teammate's commit must not show you your own .env
+            raise StoreCorrupt(
+                f"anchor {anchors[-1].path} is {why}: such files are never anchored", reason="private_anchor"
+            )
+    links = _need(meta, "links", dict, optional=True) or {}
+    for k, v in links.items():
+        if k not in LINK_TYPES or not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise StoreCorrupt(f"malformed link {k!r}")
+    tags = _need(meta, "tags", list, optional=True) or []
+    if not all(isinstance(t, str) for t in tags):
+        raise StoreCorrupt("tags must be strings")
+    evidence = _need(meta, "evidence", dict, optional=True)
+    if evidence is not None and not all(isinstance(v, str) for v in evidence.values()):
+        raise StoreCorrupt("evidence values must be strings")
+    source = _need(meta, "source", str, optional=True) or "explicit"
+    if source not in SOURCES:
+        raise StoreCorrupt(f"unknown source {source!r}")
+    recorded = _need(meta, "recorded_at", str)
+    times = {k: _need(meta, k, str, optional=True) for k in ("valid_from", "valid_to", "verified_at")}
+    for k, v in (("recorded_at", recorded), *times.items()):
+        if v is not None:
+            try:
+                parse_time(v)
+            except ValueError:
+                raise StoreCorrupt(f"{k} is not an ISO 8601 time") from None
+    mid = _need(meta, "id", str)
+    if not re.fullmatch(r"[0-9a-fA-F-]{8,64}", mid):
+        raise StoreCorrupt("id must be a uuid")
+    commit = _need(meta, "commit", str, optional=True)
+    if commit is not None and not is_object_name(commit):
+        # it reaches `git show` as a revision: a value such as `--output=PATH` would be an option
+        raise StoreCorrupt("commit must be a git object name (4 to 64 hex digits) or null")
+    return Memory(
+        id=mid,
+        kind=kind,
+        summary=_need(meta, "summary", str),
+        body=body,
+        anchors=tuple(anchors),
+        recorded_at=recorded,
+        valid_from=times["valid_from"] or recorded,
+        verified_at=times["verified_at"] or recorded,
+        source=source,
+        confidence=base_confidence(_need(meta, "confidence", (int, float), optional=True), source),
+        evidence=evidence,
+        links={k: list(v) for k, v in links.items()},
+        valid_to=times["valid_to"],
+        retired_reason=_need(meta, "retired_reason", str, optional=True),
+        commit=commit,
+        tags=tuple(tags),
+        format=version,
+        filename=filename,
+    )
+
+
+def base_confidence(stored: float | None, source: str) -> float:
+    """The stored base, clamped to [0, the source's base]: confidence is derived, so a file saying
+    5.0 or 1e308 cannot make a memory more certain than its source allows (a lower one is kept:
+    someone chose to trust it less)."""
+    top = BASE_CONFIDENCE[source]
+    if stored is None:
+        return top
+    return min(max(float(stored), 0.0), top)
+
+
+def is_object_name(text: str) -> bool:
+    """A hex git object name, full or abbreviated: the only revisions tether reads from a file."""
+    return re.fullmatch(r"[0-9a-fA-F]{4,64}", text) is not None
+
+
+def _repo_path(path: str) -> bool:
+    return bool(path) and "\0" not in path and not path.startswith("/") and ".." not in path.split("/")
+
+
+def slug(text: str, limit: int = 48) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    out = ""
+    for w in words:
+        if len(out) + len(w) + 1 > limit:
+            break
+        out = f"{out}-{w}" if out else w
+    return out or "memory"
+
+
+def summarize(body: str, limit: int = 120) -> str:
+    """A one-line summary from the body: its first sentence or line, cut at a word boundary."""
+    first = body.strip().split("\n", 1)[0].strip().lstrip("#").strip()
+    m = re.match(r"(.+?[.!?])(\s|$)", first)
+    if m:
+        first = m.group(1)
+    if len(first) <= limit:
+        return first
+    cut = first[: limit - 1].rsplit(" ", 1)[0]
+    return cut + "…"

@@ -1,0 +1,445 @@
+"""Value checks for the secret gate: does a candidate look machine-made, a placeholder, a reference?
+
+Rules (secret_rules.py) find candidates with regexes; these functions judge them. They look at the
+candidate only, never keep it, and never raise. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections import Counter
+
+WORDINESS_MAX = 0.6  # at or above: a name made of words, not a key
+
+# -- placeholders, fakes, references -----------------------------------------------------------
+
+_PLACEHOLDER = re.compile(
+    r"(?ix)^(?:x+|\*+|\.+|-+|_+|\#+|0+|•+|<[^>]*>|\[[^\]]*\]|\{\{.*\}\}|\$\{?[A-Za-z_]\w*\}?|%\(?\w+\)?s?|%s|"
+    r"(?:your|my|some|example|dummy|fake|test|sample|placeholder|insert|put|enter|replace)[_\-]?\w*|"
+    r"\w*[_\-]?(?:here|goes[_\-]?here|placeholder)|"
+    r"redacted|changeme|change[_\-]?me|change[_\-]?it|secret|password|passwd|pass|pwd|token|none|null|nil|true|false|"
+    r"undefined|todo|tbd|foo|bar|baz|foobar|abc|abc123|123456|12345678|qwerty|letmein|admin|root|user|"
+    r"username|xxx|yyy|zzz)[:.]?$"
+)
+_FAKE_WORDS = re.compile(
+    r"(?i)example|dummy|fake|sample|placeholder|redacted|changeme|tooshort|notreal|xxxx|yourkey|your_?api"
+)
+
+
+_TRIGRAMS = [a[i : i + 3] for a in ("abcdefghijklmnopqrstuvwxyz", "0123456789") for i in range(len(a) - 2)]
+_ASCENDING = re.compile("(?=(?:" + "|".join(_TRIGRAMS) + "))")  # where a run like abc or 456 starts (overlapping)
+_REPEATS = re.compile(r"(.)\1{2,}")
+
+
+def _ascending_cover(s: str) -> int:
+    """Characters inside runs of 3+ consecutive letters or digits (abcd, 4567): the union of their trigrams."""
+    total, end = 0, -1
+    for m in _ASCENDING.finditer(s):
+        i = m.start()
+        total += 3 if i >= end else i + 3 - end
+        end = i + 3
+    return total
+
+
+def _repeat_cover(s: str) -> int:
+    return sum(m.end() - m.start() for m in _REPEATS.finditer(s))
+
+
+_MASK = re.compile(r"([#*•.xX])\1{3,}|…")
+
+
+def fake(v: str) -> bool:
+    """Typed by a person, not a machine: x's, repeats, abc/123 runs, 'example', masks, too few distinct symbols."""
+    if _FAKE_WORDS.search(v) or _MASK.search(v):
+        return True
+    body = re.sub(r"[^A-Za-z0-9]", "", v[:96])
+    if len(body) < 4:
+        return True
+    low = body.lower()
+    n = len(low)
+    if len(set(low)) < min(6, 1 + n // 6):
+        return True
+    same, up = _repeat_cover(low), _ascending_cover(low)
+    return same >= 0.4 * n or up >= 0.4 * n or same + up >= 0.55 * n
+
+
+def placeholder(v: str) -> bool:
+    return bool(_PLACEHOLDER.match(v)) or fake(v)
+
+
+_TEMPLATE = re.compile(
+    r"^(?:\$\{\{?[^}]*\}?\}|\$\(\(?.*\)\)?|\$[A-Za-z_]\w*|\$\d|\{\{.*\}\}|\{%.*%\}|<%.*%>|\{[\w.\- ]*\}|"
+    r"%[A-Za-z_]\w*%|%\(\w+\)s|@[A-Za-z_]\w*@|#\{.*\}|<[^<>]*>|\[[A-Z_ \-]+\]|`[^`]*`)$"
+)
+
+
+def reference(v: str) -> bool:
+    """The whole value is an environment variable, template slot, command substitution or path."""
+    v = v.strip()
+    if not v:
+        return True
+    if _TEMPLATE.match(v) or v.startswith(("${", "$(", "{{", "%(", "(", "[", "/", "./", "../", "~/")) or "://" in v:
+        return True
+    if (v[0], v[-1]) in (("<", ">"), ("{", "}"), ("[", "]")):
+        return True  # <your key>, {SumoAccessKey}, [PASSWORD]
+    return bool(re.match(r"^[A-Za-z_][\w.]*\s*[(\[]", v))  # os.getenv(...), env["X"], request.json['hey']
+
+
+# -- randomness ---------------------------------------------------------------------------------
+
+
+def entropy(s: str) -> float:
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in Counter(s).values()) if n else 0.0
+
+
+def decode_b64(token: str) -> bytes | None:
+    t = token.rstrip("=")
+    if len(t) % 4 == 1:
+        return None
+    for alt in (None, b"-_"):
+        try:
+            return base64.b64decode(t + "=" * (-len(t) % 4), altchars=alt, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+    return None
+
+
+def printable(raw: bytes, share: float = 0.95) -> str | None:
+    """The bytes as text when at least `share` of them is printable, else None."""
+    text = raw.decode("utf-8", "replace")
+    ok = sum(1 for c in text if (c.isprintable() and c != "\ufffd") or c in "\n\r\t")
+    return text if text and ok >= share * len(text) else None
+
+
+def decodes_to_text(token: str) -> bool:
+    """Base64 of text or code (a config blob, a snippet) carries no key material of its own."""
+    t = token.rstrip("=")
+    t = t[: len(t) - len(t) % 4]
+    if len(t) < 16:
+        return False
+    raw = decode_b64(t)
+    return raw is not None and printable(raw) is not None
+
+
+# Letter pairs covering 90% of those in English-named code (measured on the Python stdlib). Names
+# are made of words, so most of their pairs are here; random letters hit the set 26% of the time.
+_COMMON_PAIRS = frozenset(
+    "ab ac ad ag ai al am an ap ar as at au ba be bj bl bu by ca ce ch ci ck cl co cr ct da de di do ds du "
+    "ea ec ed ee ef el em en ep er es et ex ey fa ff fi fo fr fu ge gs ha he hi ho ic id ie if ig il im in io "
+    "ip ir is it iv iz ke la ld le lf li ll lo ls lt lu ly ma me mi mo mp na nc nd ne nf ng ni no ns nt nu ob "
+    "oc od of ol om on op or os ot ou ow pa pe pl po pp pr pt qu ra re rg ri rm rn ro rr rs rt ru ry sa se sh "
+    "si so sp ss st su sy ta te th ti to tr ts tt tu ty ue ul um un up ur us ut va ve wa wh wi wr xc xt yp yt ze".split()
+)
+_PIECES = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def wordiness(token: str) -> float:
+    """Share of letter pairs inside word pieces that are common in names (acronyms like XMLRPC skipped)."""
+    mixed = any(c.islower() for c in token)
+    words = [
+        p.lower() for p in _PIECES.findall(token) if not p.isdigit() and not (mixed and p.isupper() and len(p) > 2)
+    ]
+    pairs = [w[i : i + 2] for w in words for i in range(len(w) - 1)]
+    return sum(1 for p in pairs if p in _COMMON_PAIRS) / len(pairs) if pairs else 0.0
+
+
+_WORD_SEGMENT = re.compile(r"[A-Z]+\d*|[a-z]+\d*|[A-Z][a-z]+\d*|\d+|v\d+")
+_SEPARATORS = re.compile(r"[_\-/.]+")
+HEXISH = re.compile(r"(?:0x)?[0-9a-fA-F_\-]+")
+
+
+def looks_random(token: str, min_len: int = 20) -> bool:
+    """Machine-made, not a name: letters and digits mixed, few word-like letter pairs, high entropy."""
+    t = token.rstrip("=")
+    if len(t) < min_len or HEXISH.fullmatch(t):  # hex digests and UUIDs are not keys without a name
+        return False
+    if not any(c.isdigit() for c in t) or sum(c.isalpha() for c in t) < len(t) / 4:
+        return False  # names without digits; numbers (`2.87290_85735e+4`)
+    segments = _SEPARATORS.split(t)
+    if len(segments) > 1 and all(_WORD_SEGMENT.fullmatch(s) or HEXISH.fullmatch(s) for s in segments if s):
+        return False  # SCREAMING_SNAKE, kebab-case, path/like, prefix-<uuid>: separators between words or hex
+    if entropy(t) < min(3.6, 0.75 * math.log2(len(t))) or fake(t):
+        return False  # an alphabet, a counting sequence, x's
+    if len(t) >= 28 and len(set(t)) == len(t):
+        return False  # every character once: a charset listing (random runs this long repeat one)
+    return wordiness(t) < WORDINESS_MAX and not decodes_to_text(token)
+
+
+_SPACE = re.compile(r"\s")
+
+
+def password_like(v: str, min_len: int) -> bool:
+    """A literal a person would choose as a password, or a machine-made value: not a word, code or path."""
+    if len(v) < min_len or _SPACE.search(v) or _PLACEHOLDER.match(v) or reference(v):
+        return False
+    if re.fullmatch(r"[\d.,:+\-]+", v):
+        return len(re.sub(r"\D", "", v)) >= 12 and not fake(v)  # long digit runs (ids of a kind); not numbers
+    if re.fullmatch(r"[A-Z][A-Z0-9_]+", v) or re.fullmatch(r"[a-z0-9_.\-]+(?:/[a-z0-9_.\-]+)+", v):
+        return False  # an environment variable's name; a path
+    if re.fullmatch(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+", v) and not re.search(r"\d", v):
+        return False  # settings.API_KEY: where the secret is kept
+    if fake(v):
+        return False
+    if HEXISH.fullmatch(v) and len(v) >= 16:
+        return True  # named by context as a key (`secret_key_base: <hex>`)
+    if v.isalpha() or re.fullmatch(r"[A-Za-z]+(?:[_\-.][A-Za-z]+)+", v):
+        return not (v.islower() or v.isupper() or len(v) < 12 or wordiness(v) >= 0.5) and looks_random(v + "0", 12)
+    return bool(
+        re.search(r"[A-Za-z]\d|\d[A-Za-z]", v)  # letters and digits mixed: hunter2, Tiger7, 3mRI2Qu
+        or (re.search(r"[^A-Za-z0-9_\-.]", v) and re.search(r"[A-Za-z]", v))  # symbols: P@ss!
+        or looks_random(v, 12)
+    )
+
+
+# -- names: does `name = value` say the value is a credential? ---------------------------------
+
+_STRONG = ("password", "passwd", "passphrase", "passcode", "secret", "pwd")
+_KEYISH = (
+    "token",
+    "apikey",
+    "credential",
+    "credentials",
+    "creds",
+    "auth",
+    "authkey",
+    "privatekey",
+    "accesskey",
+    "secretkey",
+    "signingkey",
+    "encryptionkey",
+    "masterkey",
+    "clientsecret",
+    "accountkey",
+    "sas",
+    "apitoken",
+)
+_KEY_QUALIFIERS = {
+    "api",
+    "access",
+    "secret",
+    "private",
+    "signing",
+    "encryption",
+    "master",
+    "account",
+    "client",
+    "auth",
+    "app",
+    "service",
+    "license",
+    "consumer",
+    "hmac",
+    "jwt",
+    "session",
+    "storage",
+    "shared",
+    "admin",
+    "root",
+    "deploy",
+    "bot",
+    "integration",
+    "webhook",
+    "write",
+    "read",
+    "ingest",
+    "sdk",
+    "server",
+    "global",
+    "live",
+    "prod",
+    "cloud",
+    "iam",
+    "user",
+    "dev",
+}
+_META = {
+    "id",
+    "ids",
+    "uuid",
+    "guid",
+    "name",
+    "names",
+    "type",
+    "types",
+    "kind",
+    "length",
+    "len",
+    "size",
+    "count",
+    "num",
+    "number",
+    "min",
+    "max",
+    "limit",
+    "url",
+    "uri",
+    "urls",
+    "endpoint",
+    "endpoints",
+    "host",
+    "path",
+    "file",
+    "filename",
+    "files",
+    "dir",
+    "location",
+    "format",
+    "prefix",
+    "suffix",
+    "pattern",
+    "regex",
+    "field",
+    "fields",
+    "label",
+    "header",
+    "param",
+    "params",
+    "version",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "timeout",
+    "lifetime",
+    "policy",
+    "rotation",
+    "enabled",
+    "required",
+    "mode",
+    "provider",
+    "source",
+    "manager",
+    "ref",
+    "env",
+    "var",
+    "variable",
+    "hint",
+    "hash",
+    "hashed",
+    "digest",
+    "checksum",
+    "fingerprint",
+    "sha",
+    "md5",
+    "alias",
+    "index",
+    "column",
+    "placeholder",
+    "description",
+    "help",
+    "text",
+    "message",
+    "template",
+    "generator",
+    "validator",
+    "strength",
+    "complexity",
+    "schema",
+    "scope",
+    "scopes",
+    "algorithm",
+    "alg",
+    "encoding",
+    "method",
+    "spec",
+    "handler",
+    "callback",
+    "selector",
+    "store",
+    "vault",
+    "reset",
+    "changed",
+    "confirmation",
+    "confirm",
+    "hashing",
+    "salt",
+    "rounds",
+    "cost",
+    "flag",
+    "option",
+}
+_NOT_SECRET = {
+    "public",
+    "publishable",
+    "pub",
+    "csrf",
+    "xsrf",
+    "authenticity",
+    "nonce",
+    "page",
+    "next",
+    "cursor",
+    "pagination",
+    "continuation",
+    "sync",
+    "resume",
+    "tokenizer",
+    "author",
+    "authors",
+    "authority",
+    "authentication",
+    "oauth",
+    "bypass",
+    "compass",
+    "passenger",
+    "passport",
+    "passive",
+    "keyword",
+    "keywords",
+    "keyboard",
+    "monkey",
+    "turkey",
+    "donkey",
+    "keying",
+    "tokenize",
+    "tokenized",
+}
+_SPLIT_NAME = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def name_words(name: str) -> list[str]:
+    return [w.lower() for part in re.split(r"[^A-Za-z0-9]+", name) for w in _SPLIT_NAME.findall(part)]
+
+
+def _word_kind(w: str) -> int:
+    """2: a password word, 1: a key/token word, 0: neither."""
+    if w in _NOT_SECRET:
+        return 0
+    if w in ("secrets", "tokens", "passwords", "keys"):
+        return 0  # a container of them (`keyVaultToStoreSecrets`, `max_tokens`), not one
+    if (
+        w in _STRONG
+        or "password" in w
+        or "passwd" in w
+        or w.endswith(("pass", "secret", "pwd"))
+        or w.startswith("secret")
+    ):
+        return 2
+    if w in _KEYISH or "apikey" in w or w.endswith(("token", "apikey", "secretkey", "privatekey", "accesskey")):
+        return 1
+    return 0
+
+
+def secret_name(name: str) -> int:
+    """How strongly a variable/field name says its value is a credential: 2 password, 1 key/token, 0 not."""
+    words = name_words(name.split(".")[-1] if "." in name and not name.endswith(".") else name)
+    if not words or any(w in _NOT_SECRET for w in words):
+        return 0
+    kinds = [_word_kind(w) for w in words]
+    if not any(kinds):
+        # `api_key`, `AccessKey`, `CLIENT_SECRET_KEY`: a qualifier followed by `key`
+        pairs = [i for i in range(1, len(words)) if words[i] in ("key", "keys") and words[i - 1] in _KEY_QUALIFIERS]
+        if not pairs:
+            return 0
+        last = pairs[-1]
+        kinds = [0] * len(words)
+        kinds[last] = 1
+    strongest = max(range(len(words)), key=lambda i: (kinds[i], i))
+    tail = [w for w in words[strongest + 1 :] if not w.isdigit()]
+    if tail and tail[-1] in _META:
+        return 0  # password_min_length, secret_name, token_url, private_key_id
+    return max(kinds)

@@ -1,0 +1,1 @@
+"""The `tether` command: one module per command family, each with its arguments and handler."""

@@ -1,0 +1,196 @@
+"""`tether doctor`: is everything tether needs here and healthy, and what to do about what is not."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from tether.anchor.grammars import parser, query
+from tether.anchor.languages import LANGUAGES
+from tether.files.paths import cache_dir, hook_failure_logs
+from tether.files.read import read_state_file
+from tether.index.background import running
+from tether.index.db import REBUILT_NOTE
+from tether.lifecycle.formats import outdated
+from tether.store.secrets import ALLOWLIST_FILE, load_allowlist
+
+RECENT_FAILURES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    check: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+
+    def view(self) -> dict:
+        return {"check": self.check, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+def diagnose(t) -> list[Finding]:
+    """Every check, in the order a user would fix them."""
+    return [_python(), _grammars(), _cache(t.root), _store(t), _allowlist(t.root), _hooks(t.root)]
+
+
+def _python() -> Finding:
+    v = sys.version_info
+    in_venv = sys.prefix != sys.base_prefix
+    detail = f"Python {v.major}.{v.minor}.{v.micro} at {sys.executable}" + (" (virtualenv)" if in_venv else "")
+    if v < (3, 10):
+        return Finding("python", False, detail, "install Python 3.10 or newer")
+    return Finding("python", True, detail)
+
+
+def _grammars() -> Finding:
+    broken = []
+    for lang in LANGUAGES:
+        try:
+            parser(lang.grammar)
+            query(lang)
+        except Exception as e:  # any failure here means that language cannot be anchored
+            broken.append(f"{lang.name} ({type(e).__name__})")
+    if broken:
+        return Finding(
+            "grammars",
+            False,
+            f"unavailable: {', '.join(broken)}",
+            "reinstall tree-sitter-language-pack<1 (0.13.x ships every grammar offline)",
+        )
+    return Finding("grammars", True, f"{len(LANGUAGES)} languages: " + ", ".join(lang.name for lang in LANGUAGES))
+
+
+def _cache(root: Path) -> Finding:
+    db = cache_dir(root) / "cache.sqlite"
+    place = next((p for p in (db.parent, *db.parent.parents) if p.exists()), None)
+    if place is not None and not os.access(place, os.W_OK | os.X_OK):
+        return Finding(
+            "cache",
+            False,
+            f"{place} is not writable: the cache cannot be built at {db}",
+            "make it writable, or point TETHER_HOME at a writable directory",
+        )
+    if not db.exists():
+        return Finding("cache", True, f"no cache yet at {db} (built on first use)")
+    size = sum(p.stat().st_size for p in db.parent.glob("cache.sqlite*") if p.is_file())
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+        files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        conn.close()
+    except sqlite3.Error as e:
+        return Finding("cache", False, f"{db}: {e}", f"delete {db.parent} (a cache: nothing is lost)")
+    if verdict != "ok":
+        return Finding("cache", False, f"{db}: {verdict}", f"delete {db.parent} (a cache: nothing is lost)")
+    busy = "; a background index is running" if running(root) else ""
+    return Finding("cache", True, f"{db} ({size / 1e6:.1f} MB, {files} files indexed{busy}){_rebuilt(db.parent)}")
+
+
+def _rebuilt(cache: Path) -> str:
+    """When the cache was last found damaged and rebuilt, and what was wrong (nothing was lost)."""
+    try:
+        note = orjson.loads((cache / REBUILT_NOTE).read_bytes()[:4096])
+        return f"; rebuilt at {note['at']} after it was found damaged ({note['why']})"
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return ""
+
+
+def _store(t) -> Finding:
+    mems, bad = t.memories(include_closed=True)
+    if bad:
+        names = ", ".join(f"{q.filename} ({q.error})" for q in bad[:5])
+        fixes = "; ".join(dict.fromkeys(q.fix for q in bad))
+        return Finding("store", False, f"{len(mems)} memories, {len(bad)} quarantined: {names}", fixes)
+    problems = t.link_problems(mems)
+    if problems:
+        lines = ", ".join(f"{p.memory_id[:8]} {p.problem}" for p in problems[:5])
+        return Finding(
+            "store",
+            False,
+            f"{len(mems)} memories, {len(problems)} broken links: {lines}",
+            "tether check lists each; supersede or retire one side of a cycle, or remove the link",
+        )
+    old = sum(1 for m in mems if m.live and any(outdated(a) for a in m.anchors))
+    if old:
+        # still read right, but code the formats read differently is checked in place only, not followed
+        return Finding(
+            "store",
+            True,
+            f"{len(mems)} memories in {t.store.dir.relative_to(t.root)}, {old} with "
+            "anchors in an older hash format (followed only where both formats agree)",
+            "tether reanchor --outdated",
+        )
+    return Finding("store", True, f"{len(mems)} memories in {t.store.dir.relative_to(t.root)}")
+
+
+def _allowlist(root: Path) -> Finding:
+    path = root / ALLOWLIST_FILE
+    if not os.path.lexists(path):
+        return Finding("secret allowlist", True, "none (every secret rule active)")
+    allow = load_allowlist(root)
+    entries = sorted(allow.rules) + [f"sha256:{d[:12]}…" for d in sorted(allow.digests)]
+    detail = f"{len(entries)} entries in {ALLOWLIST_FILE}" + (": " + ", ".join(entries[:10]) if entries else "")
+    if allow.rules:  # committed, so a whole rule is off for everyone who clones: say so plainly
+        detail += (
+            f"; {len(allow.rules)} secret rule{'s' if len(allow.rules) != 1 else ''} switched off for "
+            f"everyone who clones this repository ({', '.join(sorted(allow.rules))})"
+        )
+    if allow.invalid:
+        bad = "; ".join(f"line {n}: {why}" if n else why for n, why in allow.invalid[:5])
+        return Finding(
+            "secret allowlist",
+            False,
+            f"{detail}; ignored: {bad}",
+            f"fix or remove those lines of {ALLOWLIST_FILE} (a rule name or sha256:<64 hex> per line)",
+        )
+    return Finding("secret allowlist", True, detail)
+
+
+def _hooks(root: Path) -> Finding:
+    logs = [p for p in hook_failure_logs(root) if p.exists()]
+    failures = sorted((f for p in logs for f in read_failures(p)), key=lambda f: str(f.get("at", "")))
+    if not failures:
+        return Finding("hooks", True, "no hook failures recorded")
+    recent = failures[-RECENT_FAILURES:]
+    lines = "; ".join(
+        f"{f.get('at', '?')} {f.get('event', '?')}: {f.get('error', '?')} {f.get('message', '')}".rstrip()
+        for f in recent
+    )
+    return Finding(
+        "hooks",
+        False,
+        f"{len(failures)} hook failures, latest: {lines}",
+        "hooks fail open (your sessions were not affected); see " + ", ".join(map(str, logs)),
+    )
+
+
+def read_failures(path: Path) -> list[dict]:
+    raw = read_state_file(path)
+    if raw is None:
+        return []
+    out = []
+    for line in raw.splitlines():
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def render(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        lines.append(f"{'ok ' if f.ok else 'FIX'}  {f.check:<17} {f.detail}")
+        if f.fix:
+            lines.append(f"     {'':<17} -> {f.fix}")
+    return "\n".join(lines)
+
+
+__all__ = ["diagnose", "render", "read_failures", "Finding"]

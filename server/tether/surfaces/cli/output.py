@@ -1,0 +1,79 @@
+"""What a command hands back, and how it reaches the terminal: JSON verbatim, text made visible."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import orjson
+
+from tether.errors import TetherError
+from tether.surfaces.cli.terminal import visible
+
+# Status and Reason are str enums: orjson takes them as values, and as keys only with NON_STR_KEYS.
+JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+
+
+class Result:
+    """What a command produced: data for --json, text for humans, an exit code; `raw`: the command
+    wrote its own output (export to stdout, the demo, a hook, the MCP server)."""
+
+    def __init__(self, data: Any, text: str, code: int = 0, raw: bool = False) -> None:
+        self.data, self.text, self.code, self.raw = data, text, code, raw
+
+
+def emit(result: Result, as_json: bool) -> int:
+    if as_json and not result.raw:
+        sys.stdout.buffer.write(to_json(result.data) + b"\n")
+    elif result.text:
+        sys.stdout.write(visible(result.text) + "\n")
+    sys.stdout.flush()  # here, inside the caller's try: a pipe closed early is noticed now, not at exit
+    return result.code
+
+
+def fail(e: TetherError, as_json: bool) -> int:
+    """One line with the error's stable code (the JSON envelope with --json); exit 2."""
+    if as_json:
+        sys.stdout.buffer.write(orjson.dumps({"error": encodable(e.to_dict())}, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        print(f"tether: error[{e.code}]: {visible(e.message)}", file=sys.stderr)
+    return 2
+
+
+def reader_gone() -> int:
+    """stdout's reader closed it: stop quietly. Point stdout at /dev/null so the interpreter's
+    final flush does not raise again (the pattern the Python docs give for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141  # 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe
+
+
+def to_json(data: Any) -> bytes:
+    """The envelope as JSON; text that is not valid Unicode (a file name's undecodable bytes) is
+    written with those bytes escaped, as `\\udcff`, rather than failing the whole answer."""
+    try:
+        return orjson.dumps(data, option=JSON_OPTIONS)
+    except TypeError:
+        return orjson.dumps(encodable(data), option=JSON_OPTIONS)
+
+
+def encodable(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if utf8(value) else value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {encodable(k): encodable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encodable(v) for v in value]
+    return value
+
+
+def utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -1,0 +1,90 @@
+"""Commands that read memories as they resolve now: `check`, `ls`, `show`, `history`."""
+
+from __future__ import annotations
+
+from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
+from tether.store.links import superseded as superseded_ids
+from tether.surfaces.cli import render
+from tether.surfaces.cli.args import Add, repository
+from tether.surfaces.cli.output import Result
+
+
+def register(add: Add) -> None:
+    s = add("check", "re-resolve every live memory: active, stale (with reason and diff) or invalidated")
+    s.add_argument("ids", nargs="*", help="only these memory ids")
+    s.add_argument("--path", action="append", default=[], help="only memories anchored under this path")
+    s.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 if any memory is stale, invalidated or quarantined, or a link is broken",
+    )
+    s.set_defaults(handler=check)
+
+    s = add("ls", "list memories with their status")
+    s.add_argument("--all", action="store_true", help="include superseded and retired memories")
+    s.add_argument("--kind", help="only this kind")
+    s.set_defaults(handler=ls)
+
+    s = add("show", "one memory in full, anchors as they resolve now")
+    s.add_argument("id")
+    s.set_defaults(handler=show)
+
+    s = add("history", "the supersession chain of a memory")
+    s.add_argument("id")
+    s.set_defaults(handler=history)
+
+
+def check(args) -> Result:
+    t = repository(args)
+    checked = t.check(args.ids, args.path)
+    verdicts = list(checked.verdicts)
+    counts = staleness(verdicts)
+    bad = list(checked.quarantined)
+    links = list(checked.link_problems)
+    code = 1 if args.strict and (counts["stale"] or counts["invalidated"] or bad or links) else 0
+    data = [verdict_view(v) for v in verdicts]
+    env = envelope(
+        data,
+        t.freshness(),
+        **counts,
+        quarantined=[quarantine_view(q) for q in bad],
+        link_problems=[p.to_dict() for p in links],
+    )
+    return Result(env, render.check_report(verdicts, bad, links), code)
+
+
+def ls(args) -> Result:
+    t = repository(args)
+    mems, bad = t.memories(include_closed=args.all)
+    # a supersede cut short by a crash leaves the old file open; its successor's link closes it
+    superseded = superseded_ids(mems)
+    if args.kind:
+        mems = [m for m in mems if m.kind == args.kind]
+    r = t.resolver(with_diff=False)
+    verdicts = [r.memory(m) for m in mems]
+    r.flush()
+    rows = []
+    for v in verdicts:
+        m = v.memory
+        live = m.live and m.id not in superseded
+        status = v.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
+        anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
+        rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
+    text = "\n".join(rows) if rows else "no memories yet: tether remember TEXT --anchor path::Symbol"
+    data = [dict(verdict_view(v), live=v.memory.live and v.memory.id not in superseded) for v in verdicts]
+    return Result(
+        envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text
+    )
+
+
+def show(args) -> Result:
+    t = repository(args)
+    v = t.verdict(args.id)
+    data = dict(verdict_view(v, body=True), memory=memory_view(v.memory))
+    return Result(envelope(data, t.freshness(), **staleness([v])), render.memory_detail(v))
+
+
+def history(args) -> Result:
+    t = repository(args)
+    chain = t.history(args.id)
+    return Result(envelope([memory_view(m) for m in chain], t.freshness()), render.history_lines(chain))

@@ -1,0 +1,99 @@
+"""Human output for the CLI: short, aligned, status first, where each anchor is now."""
+
+from __future__ import annotations
+
+from tether.anchor.locator import locator
+from tether.lifecycle.resolve import Verdict
+from tether.lifecycle.status import LIVE, Status
+from tether.store.files import Quarantined
+from tether.store.memory import Memory
+from tether.surfaces.cli.terminal import one_line
+
+STATUS_WIDTH = 11
+
+
+def anchor_line(a, r) -> str:
+    return one_line(_anchor_line(a, r))
+
+
+def _anchor_line(a, r) -> str:
+    disc = r.discriminator if r.discriminator and a.discriminator else None
+    where = locator(a.type, r.path or a.path, r.symbol or a.symbol, disc)
+    if r.start_line:
+        where += f":{r.start_line}"
+    note = ""
+    if r.followed:
+        note = f"  (followed from {a.spec()})"
+    if r.candidates:
+        note += f"  candidates: {', '.join(r.candidates)}"
+    return f"{where}{note}"
+
+
+def verdict_block(v: Verdict, diff: bool = True) -> str:
+    m = v.memory
+    reason = f" {v.reason}" if v.reason else ""
+    lines = [f"{v.status:<{STATUS_WIDTH}} {m.short_id}  {m.kind:<14} {v.confidence:.2f}  {m.summary}"]
+    detail = []
+    for a, r in v.anchors:
+        tag = (
+            ""
+            if r.status == v.status and len(v.anchors) == 1 and not r.reason
+            else f"[{r.status}{' ' + r.reason if r.reason else ''}] "
+        )
+        detail.append(f"    {tag}{anchor_line(a, r)}")
+        if diff and r.diff:
+            detail.extend("      " + d for d in r.diff.splitlines())
+    if reason:
+        lines[0] += f"  ({v.reason})"
+    if m.evidence and v.status != Status.ACTIVE:
+        detail.append(f"    re-verify with: {m.evidence.get('command')}")
+    return "\n".join(lines + detail)
+
+
+def check_report(verdicts: list[Verdict], quarantined: list[Quarantined], link_problems=()) -> str:
+    out = [verdict_block(v) for v in verdicts]
+    for q in quarantined:
+        out.append(f"{'quarantined':<{STATUS_WIDTH}} {one_line(q.filename)}: {one_line(q.error)}")
+    for p in link_problems:
+        out.append(f"{'bad link':<{STATUS_WIDTH}} {p.memory_id[:8]}  {p.problem}: {p.message}")
+    counts: dict[str, int] = {
+        s: sum(1 for v in verdicts if v.status == s) for s in LIVE
+    }  # str keys: Status is a str enum
+    out.append(
+        f"{len(verdicts)} {'memory' if len(verdicts) == 1 else 'memories'}: {counts['active']} active, {counts['stale']} stale, "
+        f"{counts['invalidated']} invalidated, {len(quarantined)} quarantined"
+    )
+    if counts["stale"]:
+        out.append(f"{counts['stale']} stale: tether report --open shows each with its diff")
+    return "\n".join(out)
+
+
+def memory_detail(v: Verdict) -> str:
+    m = v.memory
+    lines = [
+        verdict_block(v),
+        "",
+        m.body,
+        "",
+        f"id:          {m.id}",
+        f"confidence:  {v.confidence}  (source {m.source})",
+        f"recorded:    {m.recorded_at}" + (f"  commit {m.commit[:12]}" if m.commit else ""),
+    ]
+    if not m.live:
+        lines.append(f"closed:      {m.valid_to}  {m.retired_reason or ''}".rstrip())
+    for k, ids in m.links.items():
+        lines.append(f"{k + ':':<13}{', '.join(i[:8] for i in ids)}")
+    if m.tags:
+        lines.append(f"tags:        {', '.join(m.tags)}")
+    lines.append(f"file:        {m.filename}")
+    return "\n".join(lines)
+
+
+def history_lines(chain: list[Memory]) -> str:
+    out = []
+    for m in chain:
+        state = "current" if m.live else f"closed {m.valid_to}"
+        out.append(f"{m.short_id}  {m.valid_from}  {state:<32} {m.summary}")
+        if m.retired_reason:
+            out.append(f"          {m.retired_reason}")
+    return "\n".join(out)

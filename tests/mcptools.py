@@ -1,0 +1,49 @@
+"""The real MCP server (`python -m tether mcp`) as a client starts it, and calls to it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import orjson
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+
+@asynccontextmanager
+async def served(repo, tmp_path: Path, explicit_root: bool = False, session: str | None = None):
+    """A server process started the way a client starts it; its stderr goes to a file."""
+    env = {"TETHER_HOME": os.environ["TETHER_HOME"]}
+    if session:
+        env["CLAUDE_CODE_SESSION_ID"] = session
+    args = ["-m", "tether", "mcp"]
+    if explicit_root:
+        args = ["-m", "tether", "--root", str(repo.path), "mcp"]
+    else:
+        env["CLAUDE_PROJECT_DIR"] = str(repo.path)
+    params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(tmp_path))
+    with open(tmp_path / "server-stderr.log", "w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            yield client
+
+
+async def call(client, tool: str, **arguments) -> dict:
+    """A successful call's envelope (structured content, identical to the text content)."""
+    res = await client.call_tool(tool, arguments)
+    assert not res.is_error, res.content[0].text
+    assert orjson.loads(res.content[0].text) == res.structured_content
+    assert set(res.structured_content) == {"data", "meta"}
+    return res.structured_content
+
+
+async def fail(client, tool: str, **arguments) -> dict:
+    """A failed call's error object: a tool error, never a crash."""
+    res = await client.call_tool(tool, arguments)
+    assert res.is_error
+    return orjson.loads(res.content[0].text)["error"]
+
+
+def ids(env: dict, key: str = "items") -> list[str]:
+    return [item["id"] for item in env["data"][key]]

@@ -1,0 +1,255 @@
+"""The plugin's hook scripts, run as Claude Code runs them: edit log, citation crediting, status, compaction."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hooktools import (
+    FIXTURES,
+    RECALL_TOOL,
+    ROOT,
+    billing_repo,
+    context_of,
+    failures,
+    hook_env,
+    payload,
+    run_hook,
+)
+
+SESSION = "0b7c2f4e-5d1a-4e8b-9c3d-2a6f8e1b4c70"
+
+
+@pytest.fixture
+def billing(repo):
+    return billing_repo(repo)
+
+
+@pytest.fixture
+def env(repo, tmp_path):
+    return hook_env(tmp_path, repo.path)
+
+
+def sessions_dir(tether_home):
+    dirs = list(tether_home.glob("state/*/sessions"))
+    assert len(dirs) == 1, dirs
+    return dirs[0]
+
+
+def usage(tether_home) -> list[dict]:
+    logs = list(tether_home.glob("state/*/usage.jsonl"))
+    return [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+
+
+def edit(repo, env, rel: str, fixture: str = "post_tool_use_edit.json", session: str = SESSION):
+    data = payload(fixture, session=session, repo=str(repo.path), transcript="", file=str(repo.path / rel))
+    return run_hook("PostToolUse", data, env, matcher_subject="Edit")
+
+
+def stop(repo, env, message: str = "Done.", transcript: str = "", session: str = SESSION):
+    data = payload("stop.json", session=session, repo=str(repo.path), transcript=transcript, message=message)
+    return run_hook("Stop", data, env)
+
+
+# -- PostToolUse -------------------------------------------------------------------------------
+def test_post_tool_use_logs_the_edited_file_repo_relative(repo, billing, env, tether_home):
+    proc = edit(repo, env, "src/billing.py")
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    log = sessions_dir(tether_home) / f"{SESSION}.edits.jsonl"
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(e["path"], e["tool"], e["tool_use_id"]) for e in entries] == [
+        ("src/billing.py", "Edit", "toolu_01EditBillingTotal")
+    ]
+
+
+def test_post_tool_use_refuses_paths_outside_the_root(repo, billing, env, tether_home, tmp_path):
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("x = 1\n")
+    data = payload("post_tool_use_write.json", session=SESSION, repo=str(repo.path), transcript="", file=str(outside))
+    proc = run_hook("PostToolUse", data, env, matcher_subject="Write")
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert not list(tether_home.glob("state/*/sessions/*.edits.jsonl"))
+    assert failures(tether_home, tmp_path / "plugin-data") == []
+
+
+def test_post_tool_use_ignores_tools_that_edit_nothing(repo, billing, env, tether_home):
+    data = payload("post_tool_use_mcp.json", session=SESSION, repo=str(repo.path), transcript="")
+    proc = run_hook("PostToolUse", data, env)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert not list(tether_home.glob("state/*/sessions/*.edits.jsonl"))
+
+
+def test_hooks_json_matches_only_edit_tools_for_post_tool_use():
+    import re
+
+    (group,) = json.loads((ROOT / "hooks" / "hooks.json").read_text())["hooks"]["PostToolUse"]
+    assert [
+        t for t in ("Edit", "Write", "MultiEdit", "NotebookEdit", "Read", "Bash") if re.fullmatch(group["matcher"], t)
+    ] == ["Edit", "Write", "MultiEdit", "NotebookEdit"]
+
+
+# -- Stop: citation crediting ------------------------------------------------------------------
+def test_stop_credits_exactly_the_memories_anchored_to_edited_files_and_prints_nothing(repo, billing, env, tether_home):
+    assert edit(repo, env, "src/billing.py").returncode == 0
+    edit(repo, env, "src/billing.py")  # the same file twice is one credit each
+    proc = stop(repo, env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    (event,) = usage(tether_home)
+    assert event["event"] == "credit" and event["session"] == SESSION
+    assert sorted(event["ids"]) == sorted([billing["total"], billing["tax"]])
+    assert event["prompt_id"] == "6d1f9a0e-2b7c-4c55-9b1e-0f3a2d4c8e71"
+
+
+def test_stop_consumes_the_edit_log_so_the_next_turn_starts_clean(repo, billing, env, tether_home):
+    edit(repo, env, "src/retry.py")
+    stop(repo, env)
+    stop(repo, env)
+    assert [e["ids"] for e in usage(tether_home)] == [[billing["backoff"]]]
+
+
+def test_stop_credits_from_the_transcript_when_no_edit_was_logged(repo, billing, env, tether_home, tmp_path):
+    transcript = tmp_path / "transcript.jsonl"
+    text = (FIXTURES / "transcript.jsonl").read_text()
+    final = "Invoice totals now round per line."
+    transcript.write_text(
+        text.replace("{repo}", str(repo.path)).replace("{session}", SESSION).replace("{final}", final)
+    )
+    proc = stop(repo, env, message=final, transcript=str(transcript))
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    # the earlier turn edited src/retry.py: only this turn's edits (src/billing.py) count
+    (event,) = usage(tether_home)
+    assert sorted(event["ids"]) == sorted([billing["total"], billing["tax"]])
+
+
+def test_stop_credits_memories_cited_by_id_prefix(repo, billing, env, tether_home):
+    short = billing["backoff"][:8]
+    proc = stop(repo, env, message=f"I kept the 30 s cap, as tether:{short} says.")
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert [e["ids"] for e in usage(tether_home)] == [[billing["backoff"]]]
+
+
+def test_stop_with_nothing_edited_or_cited_records_nothing(repo, billing, env, tether_home):
+    proc = stop(repo, env, message="Here is an explanation with a hash deadbeef and no memory.")
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert usage(tether_home) == []
+
+
+# -- SessionStart and PreCompact ---------------------------------------------------------------
+def test_session_start_status_line_counts_memories_and_names_the_recall_tool(repo, billing, env, tmp_path):
+    repo.replace("src/retry.py", "min(30, 2 ** attempt)", "min(60, 2 ** attempt)")
+    data = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
+    proc = run_hook("SessionStart", data, env, matcher_subject="startup")
+    assert proc.returncode == 0
+    line = context_of(proc)
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "\n" not in line
+    assert "3 memories" in line and "(1 stale)" in line
+    assert RECALL_TOOL in line
+
+
+def test_session_start_in_a_repository_without_memories_still_names_the_tools(repo, env):
+    repo.write("a.py", "x = 1\n")
+    data = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
+    line = context_of(run_hook("SessionStart", data, env, matcher_subject="startup"))
+    assert "no memories" in line and RECALL_TOOL in line and "mcp__plugin_tether_tether__remember" in line
+
+
+def test_session_start_after_compaction_prints_nothing_and_resets_dedup(repo, billing, env, tether_home):
+    state = {
+        "window": {billing["total"]: {"score": 9.0, "used": False}},
+        "bypassed": [],
+        "prompts": 1,
+        "compactions": 0,
+    }
+    run_hook("PreCompact", payload("pre_compact.json", session=SESSION, repo=str(repo.path), transcript=""), env)
+    sessions = sessions_dir(tether_home)
+    (sessions / f"{SESSION}.json").write_text(json.dumps(state))
+    data = payload("session_start_compact.json", session=SESSION, repo=str(repo.path), transcript="")
+    proc = run_hook("SessionStart", data, env, matcher_subject="compact")
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    after = json.loads((sessions / f"{SESSION}.json").read_text())
+    assert after["window"] == {} and after["compactions"] == 1
+
+
+def test_pre_compact_empties_the_dedup_window_of_ignored_pushes(repo, billing, env, tether_home):
+    run_hook("PreCompact", payload("pre_compact.json", session=SESSION, repo=str(repo.path), transcript=""), env)
+    sessions = sessions_dir(tether_home)
+    window = {billing["total"]: {"score": 9.0, "used": False}, billing["tax"]: {"score": 5.0, "used": True}}
+    state = {"window": window, "bypassed": ["src/billing.py"], "prompts": 3}
+    (sessions / f"{SESSION}.json").write_text(json.dumps(state))
+    proc = run_hook("PreCompact", payload("pre_compact.json", session=SESSION, repo=str(repo.path), transcript=""), env)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    after = json.loads((sessions / f"{SESSION}.json").read_text())
+    # ignored pushes may come back (the model no longer sees them); a used one stays quiet all session
+    assert after["window"] == {billing["tax"]: {"score": 5.0, "used": True}}
+    assert after["bypassed"] == ["src/billing.py"] and after["prompts"] == 3
+
+
+# -- the same handlers through the CLI ---------------------------------------------------------
+def test_tether_hook_cli_runs_the_same_handlers(repo, billing, env, tether_home):
+    data = payload(
+        "post_tool_use_edit.json",
+        session=SESSION,
+        repo=str(repo.path),
+        transcript="",
+        file=str(repo.path / "src/retry.py"),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "tether", "hook", "PostToolUse"], input=data, capture_output=True, env=env, cwd=repo.path
+    )
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tether", "hook", "Stop"],
+        env=env,
+        cwd=repo.path,
+        capture_output=True,
+        input=payload("stop.json", session=SESSION, repo=str(repo.path), transcript="", message="ok"),
+    )
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert [e["ids"] for e in usage(tether_home)] == [[billing["backoff"]]]
+
+
+def test_tether_status_counts_memories_stale_and_quarantined(repo, billing):
+    repo.replace("src/retry.py", "min(30, 2 ** attempt)", "min(60, 2 ** attempt)")
+    repo.write(".tether/memories/broken--00000000.md", "not a memory")
+    data = repo.json("status")["data"]
+    assert (data["memories"], data["active"], data["stale"], data["invalidated"], data["quarantined"]) == (
+        3,
+        2,
+        1,
+        0,
+        1,
+    )
+    text = repo.run("status").stdout
+    assert "3 (2 active, 1 stale, 0 invalidated), 1 quarantined" in text
+
+
+def test_a_hook_run_in_process_never_imports_mcp_or_tree_sitter(repo, billing, tmp_path):
+    """The prompt hook's import budget: no MCP SDK ever, and no parser while the code is unchanged."""
+    env = hook_env(tmp_path, repo.path)
+    data = payload(
+        "user_prompt_submit.json",
+        session=SESSION,
+        repo=str(repo.path),
+        transcript="",
+        prompt="why do invoice totals round each line to cents instead of rounding the grand total?",
+    )
+    run_hook("UserPromptSubmit", data, env)  # warm: index the anchored file once
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from tether.surfaces.hooks import main; "
+        "main('UserPromptSubmit', sys.stdin.buffer.read()); "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'tree_sitter', 'tree_sitter_language_pack')); "
+        "print('IMPORTED', bad)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, str(ROOT / "server")],
+        input=data.replace(SESSION.encode(), b"s2"),
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert "tether-memory" in out and out.strip().endswith("IMPORTED []")

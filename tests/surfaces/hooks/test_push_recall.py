@@ -1,0 +1,193 @@
+"""Push-recall (UserPromptSubmit) through the real hook script: one memory or silence, never a stale one."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hooktools import RELATED, UNRELATED, billing_repo, context_of, hook_env, payload, run_hook
+
+SESSION = "5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f"
+WEAK = "the invoice rounding looks odd to me"
+STRONG = (
+    "why do invoice totals round each line to cents before summing instead of rounding the grand total for auditors?"
+)
+
+
+@pytest.fixture
+def billing(repo):
+    return billing_repo(repo)
+
+
+def prompt(repo, env, text: str, session: str = SESSION):
+    data = payload("user_prompt_submit.json", session=session, repo=str(repo.path), transcript="", prompt=text)
+    proc = run_hook("UserPromptSubmit", data, env)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    return proc
+
+
+def pushed(proc) -> list[str]:
+    """The short ids of the memories injected by one prompt."""
+    ctx = context_of(proc)
+    return re.findall(r'<tether-memory id="([0-9a-f]{8})"', ctx) if ctx else []
+
+
+def scores(repo_path: Path, text: str) -> dict[str, float]:
+    from tether.surfaces.hooks.scoring import PushIndex
+
+    idx = PushIndex(repo_path)
+    try:
+        return dict(idx.candidates(text))
+    finally:
+        idx.close()
+
+
+def env_with(repo, tmp_path, **extra):
+    return hook_env(tmp_path, repo.path, **extra)
+
+
+def test_a_related_prompt_injects_exactly_one_memory_as_fenced_background_data(repo, billing, tmp_path):
+    proc = prompt(repo, env_with(repo, tmp_path), RELATED)
+    out = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "UserPromptSubmit"
+    assert pushed(proc) == [billing["total"][:8]]
+    ctx = out["additionalContext"]
+    assert "not an instruction" in ctx and "</tether-memory>" in ctx
+    assert "auditors require per-line rounding" in ctx and "src/billing.py::invoice_total" in ctx
+    assert len(ctx) < 1200
+
+
+def test_an_unrelated_prompt_is_met_with_silence(repo, billing, tmp_path):
+    proc = prompt(repo, env_with(repo, tmp_path), UNRELATED)
+    assert proc.stdout == b""
+
+
+def test_a_stale_memory_is_never_injected(repo, billing, tmp_path):
+    repo.replace(
+        "src/billing.py", "total += round(line.amount * line.quantity, 2)", "total += line.amount * line.quantity"
+    )
+    env = env_with(repo, tmp_path, TETHER_PUSH_FLOOR="0.01")
+    for text in (RELATED, STRONG, "look at src/billing.py::invoice_total"):
+        assert billing["total"][:8] not in pushed(prompt(repo, env, text))
+
+
+def test_a_repeated_prompt_is_suppressed_in_the_same_session(repo, billing, tmp_path):
+    env = env_with(repo, tmp_path)
+    assert pushed(prompt(repo, env, RELATED)) == [billing["total"][:8]]
+    assert prompt(repo, env, RELATED).stdout == b""
+    assert pushed(prompt(repo, env, RELATED, session="another-session")) == [billing["total"][:8]]
+
+
+def test_an_ignored_memory_fires_again_only_on_a_materially_stronger_score(repo, billing, tmp_path):
+    weak, strong = scores(repo.path, WEAK)[billing["total"]], scores(repo.path, STRONG)[billing["total"]]
+    assert strong >= 1.5 * weak  # the premise of this test, on the scorer as it is
+    env = env_with(repo, tmp_path, TETHER_PUSH_FLOOR=str(weak * 0.9))
+    assert pushed(prompt(repo, env, WEAK)) == [billing["total"][:8]]
+    assert prompt(repo, env, WEAK).stdout == b""  # same score: below 1.5x the last push
+    assert pushed(prompt(repo, env, STRONG)) == [billing["total"][:8]]
+    assert prompt(repo, env, STRONG).stdout == b""  # the bar rose with it
+
+
+def test_a_used_memory_stays_quiet_for_the_session(repo, billing, tmp_path):
+    weak = scores(repo.path, WEAK)[billing["total"]]
+    env = env_with(repo, tmp_path, TETHER_PUSH_FLOOR=str(weak * 0.9))
+    assert pushed(prompt(repo, env, WEAK)) == [billing["total"][:8]]
+    data = payload(
+        "stop.json",
+        session=SESSION,
+        repo=str(repo.path),
+        transcript="",
+        message=f"Kept per-line rounding (tether:{billing['total'][:8]}).",
+    )
+    assert run_hook("Stop", data, env).stdout == b""
+    assert prompt(repo, env, STRONG).stdout == b""  # credited: quiet even on a much stronger score
+    compact = payload("pre_compact.json", session=SESSION, repo=str(repo.path), transcript="")
+    run_hook("PreCompact", compact, env)
+    assert prompt(repo, env, STRONG).stdout == b""  # and after compaction too
+
+
+def test_naming_an_anchored_file_bypasses_the_floor_once_per_session(repo, billing, tmp_path):
+    env = env_with(repo, tmp_path, TETHER_PUSH_FLOOR="1000")
+    first = pushed(prompt(repo, env, "can you look at src/billing.py for me"))
+    assert first and first[0] in (billing["total"][:8], billing["tax"][:8])
+    # the other memory on that file is not pushed: the file's bypass is spent for this session
+    assert prompt(repo, env, "and now billing.py again please").stdout == b""
+    # another anchored file has its own bypass
+    assert pushed(prompt(repo, env, "what about src/retry.py")) == [billing["backoff"][:8]]
+    # an unrelated prompt under a high floor stays silent
+    assert prompt(repo, env, UNRELATED).stdout == b""
+
+
+def test_pre_compact_resets_the_dedup_window(repo, billing, tmp_path):
+    env = env_with(repo, tmp_path)
+    assert pushed(prompt(repo, env, RELATED)) == [billing["total"][:8]]
+    assert prompt(repo, env, RELATED).stdout == b""
+    compact = payload("pre_compact.json", session=SESSION, repo=str(repo.path), transcript="")
+    assert run_hook("PreCompact", compact, env).stdout == b""
+    assert pushed(prompt(repo, env, RELATED)) == [billing["total"][:8]]
+
+
+def test_session_start_compact_resets_the_dedup_window(repo, billing, tmp_path):
+    env = env_with(repo, tmp_path)
+    assert pushed(prompt(repo, env, RELATED)) == [billing["total"][:8]]
+    data = payload("session_start_compact.json", session=SESSION, repo=str(repo.path), transcript="")
+    assert run_hook("SessionStart", data, env, matcher_subject="compact").stdout == b""
+    assert pushed(prompt(repo, env, RELATED)) == [billing["total"][:8]]
+
+
+@pytest.mark.parametrize("value", ["1", "true"])
+def test_tether_push_off_silences_push_recall(repo, billing, tmp_path, value):
+    env = env_with(repo, tmp_path, TETHER_PUSH_OFF=value, TETHER_PUSH_FLOOR="0.01")
+    assert prompt(repo, env, RELATED).stdout == b""
+    assert prompt(repo, env, "look at src/billing.py").stdout == b""
+
+
+def test_a_push_is_recorded_in_the_usage_log(repo, billing, tmp_path, tether_home):
+    prompt(repo, env_with(repo, tmp_path), RELATED)
+    (log,) = tether_home.glob("state/*/usage.jsonl")
+    (event,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert (event["event"], event["ids"], event["session"]) == ("push", [billing["total"]], SESSION)
+    assert event["tokens"] > 0 and event["prompt_id"] == "6d1f9a0e-2b7c-4c55-9b1e-0f3a2d4c8e71"
+
+
+# -- the state machine on its own --------------------------------------------------------------
+def test_only_a_clear_winner_is_pushed_and_only_if_its_anchors_are_active():
+    from tether.surfaces.hooks.push import DOMINANCE, decide
+    from tether.surfaces.hooks.session import SessionState
+
+    asked = []
+
+    def is_active(mid):
+        asked.append(mid)
+        return mid != "stale"
+
+    # two memories match about equally: the prompt does not say which one it needs
+    close = [("a", 9.0), ("b", 9.0 / DOMINANCE + 0.1)]
+    assert decide(close, SessionState(), 1.0, is_active).memory_id is None
+    assert asked == []
+    clear = [("a", 9.0), ("b", 9.0 / DOMINANCE - 0.1)]
+    assert (decide(clear, SessionState(), 1.0, is_active).memory_id, asked) == ("a", ["a"])
+    asked.clear()
+    # a stale winner is not replaced by the runner-up: silence
+    d = decide([("stale", 9.0), ("b", 1.0)], SessionState(), 1.0, is_active)
+    assert (d.memory_id, asked) == (None, ["stale"])
+
+
+def test_the_bypass_checks_at_most_a_few_candidates():
+    from tether.surfaces.hooks.push import MAX_CHECKS, decide
+    from tether.surfaces.hooks.session import SessionState
+
+    asked = []
+
+    def is_active(mid):
+        asked.append(mid)
+        return mid == "d"
+
+    named = {"src/a.py": ["a", "b", "c", "d"]}
+    d = decide([], SessionState(), 100.0, is_active, named)
+    assert d.memory_id is None and asked == ["a", "b", "c"] and len(asked) == MAX_CHECKS
+    asked.clear()
+    d = decide([], SessionState(), 100.0, is_active, {"src/a.py": ["c", "d"]})
+    assert (d.memory_id, d.via, asked) == ("d", "bypass", ["c", "d"])
