@@ -87,9 +87,11 @@ class Repo:
             args += ["--anchor", a]
         return self.json(*args)["data"]["id"]
 
-    def check(self) -> dict[str, dict]:
-        """`check --json` as {id: item}."""
-        return {item["id"]: item for item in self.json("check")["data"]}
+    def check(self, quarantined: bool = False) -> dict[str, dict]:
+        """`check --json` as {id: item}; it exits 1 when a memory file is quarantined, else 0."""
+        proc = self.run("check", "--json", check=False)
+        assert proc.returncode == (1 if quarantined else 0), proc.stdout + proc.stderr
+        return {item["id"]: item for item in orjson.loads(proc.stdout)["data"]}
 
     def only(self) -> dict:
         """`check --json`'s item for the one memory in the repository."""

@@ -414,3 +414,38 @@ if __name__ == "__main__":
     if mode == "crasher":
         sys.exit(crasher_main(rest[0], int(rest[1]), rest[2] if len(rest) > 2 else None))
     sys.exit(f"unknown mode {mode!r}")
+
+
+# -- hostile inputs (test_hostile.py and the reliability bench) --------------------------------
+DEPTH = 5000
+
+
+def nested_files() -> dict[str, str]:
+    d = DEPTH
+    return {
+        "deep/brackets.py": "def f():\n    return " + "[" * d + "]" * d + "\n\n\ndef ok():\n    return 2\n",
+        "deep/calls.py": "def g():\n    return " + "h(" * d + "1" + ")" * d + "\n",
+        # 5,000 nested ifs need 12.5 MB of indentation: skipped as too large, never parsed
+        "deep/ifs.py": "def deep(a):\n"
+        + "".join(" " * (i + 1) + f"if a > {i}:\n" for i in range(d))
+        + " " * (d + 1)
+        + "return a\n",
+        # 1,000 levels fit: tree-sitter gives up on the nesting (an error tree), the rest is indexed
+        "deep/ifs1000.py": "def deep(a):\n"
+        + "".join(" " * (i + 1) + f"if a > {i}:\n" for i in range(1000))
+        + " " * 1001
+        + "return a\n\n\ndef ok():\n    return 2\n",
+        "deep/ifs.js": "function deep(a) { "
+        + "if (a) { " * d
+        + "return a; "
+        + "} " * d
+        + "}\nfunction ok() { return 2; }\n",
+        "deep/arrays.js": "const x = " + "[" * d + "]" * d + ";\nfunction ok() { return 2; }\n",
+        "deep/arrows.ts": "export const f = " + "() => " * d + "1;\nexport function ok(): number { return 2; }\n",
+        "deep/data.json": "[" * d + "]" * d + "\n",
+        "deep/data.toml": "a = " + "[" * d + "]" * d + "\n",
+        # past ~250 levels tree-sitter-yaml writes out of bounds and kills the process: refused first
+        "deep/nested.yaml": "".join(" " * i + f"k{i}:\n" for i in range(300)) + " " * 300 + "v: 1\n",
+        "deep/compact.yaml": "- " * 300 + "x\n",
+        "deep/quotes.md": "".join("> " * i + f"# Level {i}\n\ntext\n\n" for i in range(1, 200)),
+    }

@@ -16,8 +16,9 @@ from tether.index import db
 from tether.index.code_index import CodeIndex
 from tether.lifecycle.binding import bind
 from tether.lifecycle.formats import upgrade
-from tether.lifecycle.resolve import MAX_SNIPPET, Resolver, Verdict
+from tether.lifecycle.resolve import MAX_SNIPPET, Resolver
 from tether.lifecycle.status import Reason, Status
+from tether.lifecycle.verdicts import Verdict
 from tether.recall import answer
 from tether.recall.overlap import Overlap, assess, neighbours
 from tether.recall.search import MemoryIndex
@@ -63,6 +64,7 @@ class Tether:
         self._index: CodeIndex | None = None
         self._memindex: MemoryIndex | None = None
         self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote
+        self.anchor_changes: list[tuple[str, str, str | None]] = []  # the last `reanchor`'s, see merge_anchors
 
     # -- plumbing -----------------------------------------------------------------------------
     @property
@@ -210,6 +212,10 @@ class Tether:
         summary = check_summary(summary, body)
         tags = check_tags(tags)
         evidence = check_evidence(evidence)
+        if source == "verified" and evidence is None:
+            raise InvalidInput(
+                "a verified memory needs the command that verified it (--evidence CMD); nothing was stored"
+            )
         self.refuse_secrets(
             body=body,
             summary=given_summary and summary,
@@ -250,6 +256,10 @@ class Tether:
                     existing=old.id,
                     similarity=round(duplicate.similarity, 2),
                 )
+            if self.conflicts:  # recorded with the memory, so every reader (and recall) sees both sides
+                said = list(m.links.get("contradicts", []))
+                said += [c.memory.id for c in self.conflicts if c.memory.id not in said]
+                m = m.evolve(links={**m.links, "contradicts": said})
             written = self.store.write(m)
         self._keep_snippets(bound)
         return written
@@ -260,15 +270,22 @@ class Tether:
         return assess(m, neighbours(self.memindex, m, ignore))
 
     def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
-        """Re-bind a memory to the code as it is now: the meaning survived the edit."""
+        """Re-bind a memory to the code as it is now: the meaning survived the edit. With `anchors`,
+        only the anchors they name are re-bound (`merge_anchors`); the others are kept as they are."""
         # placing anchors may sweep the repository: before the lock, redone only if re-anchored meanwhile
+        anchors = list(anchors)
         pre = self._live(ref)
-        bound = self.bind_all(list(anchors) or self._current_specs(pre))
+        bound = self.bind_all(anchors or self._current_specs(pre))
         with self.store.locked():  # read-modify-write: must not reopen a memory retired meanwhile
             m = self._live(ref)
             if m.anchors != pre.anchors and not anchors:
                 bound = self.bind_all(self._current_specs(m))
-            written = self.store.write(m.evolve(anchors=tuple(a for a, _ in bound), verified_at=now_iso()))
+            new = [a for a, _ in bound]
+            if anchors:
+                new, self.anchor_changes = merge_anchors(m.anchors, new)
+            else:
+                self.anchor_changes = [("rebound", a.spec(), b.spec()) for a, b in zip(m.anchors, new)]
+            written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso()))
         self._keep_snippets(bound)
         return written
 
@@ -405,3 +422,43 @@ def _under(path: str, prefix: str) -> bool:
 
 
 __all__ = ["Tether", "Checked", "parse_time"]
+
+
+def merge_anchors(old: Iterable[Anchor], given: list[Anchor]) -> tuple[list[Anchor], list[tuple[str, str, str | None]]]:
+    """The anchors after a `reanchor --anchor`: each given anchor replaces the stored one it names
+    (the same kind and locator; else the same kind and symbol elsewhere: it moved; else the only one
+    of its kind in that file: it was renamed), or is added; the others are kept as they are.
+    Returns them with what changed: ("rebound" | "kept" | "added", stored spec, new spec or None)."""
+    old = tuple(old)
+    if len(old) == 1 and len(given) == 1:
+        return list(given), [("rebound", old[0].spec(), given[0].spec())]  # one anchor: it moves
+    left = list(given)
+
+    def named(a: Anchor) -> Anchor | None:
+        same_file = [o for o in old if (o.type, o.path) == (a.type, a.path)]
+        for g in left:
+            if (g.type, g.path, g.symbol) == (a.type, a.path, a.symbol):
+                return g
+        for g in left:
+            if a.type != "file" and (g.type, g.symbol) == (a.type, a.symbol):
+                return g
+        for g in left:
+            if (g.type, g.path) == (a.type, a.path) and len(same_file) == 1:
+                return g
+        return None
+
+    out: list[Anchor] = []
+    changes: list[tuple[str, str, str | None]] = []
+    for a in old:
+        match = named(a)
+        if match is None:
+            out.append(a)
+            changes.append(("kept", a.spec(), None))
+        else:
+            left.remove(match)
+            out.append(match)
+            changes.append(("rebound", a.spec(), match.spec()))
+    for g in left:
+        out.append(g)
+        changes.append(("added", g.spec(), g.spec()))
+    return out, changes

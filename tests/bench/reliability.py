@@ -149,7 +149,7 @@ def _crashes(tmp: Path, small: bool) -> Table:
 
 # -- hostile input and secrets ------------------------------------------------------------------
 def _hostile(tmp: Path, small: bool) -> Table:
-    from tests.test_hostile import nested_files
+    from tests.stress import nested_files
 
     t = Table("Reliability: hostile and odd input, secrets")
     root = tmp / "hostile"
@@ -215,7 +215,7 @@ def _hostile(tmp: Path, small: bool) -> Table:
     t.add("... the next sweep counts", *_count(count, n - gone, " files"))
     t.add("... cold sweep wall time", f"{secs:.0f} s")
 
-    from tests.test_secrets import NON_SECRETS, SECRETS
+    from tests.store.test_secrets import NON_SECRETS, SECRETS
     from tether.store.secrets import scan
 
     caught = sum(1 for _, text, _ in SECRETS if scan(text))

@@ -102,6 +102,7 @@ def edit_session(first_use, claude_exe, plugin_data, tmp_path_factory):
         billing = str(world.repo.path / "src" / "billing.py")
         script.add(
             EDIT_PROMPT,
+            [tool_use(RECALL, {"task": "skip zero-quantity invoice lines", "files": ["src/billing.py"]})],
             [tool_use("Read", {"file_path": billing})],
             [tool_use("Edit", {"file_path": billing, "old_string": OLD_LOOP, "new_string": NEW_LOOP})],
             [text("invoice_total now skips zero-quantity lines.")],
@@ -279,6 +280,6 @@ def credits(world: World, ids: dict[str, str]) -> dict[str, int]:
 
 def test_the_turn_whose_edit_touched_an_anchored_file_credits_its_memories_once(edit_session):
     p = edit_session
-    # src/billing.py carries two memories; the retry one is on another file
+    # the turn recalled src/billing.py's two memories, then edited it; the retry one is on another file
     assert credits(p.world, p.ids) == {"total": 1, "tax": 1, "backoff": 0}
     assert p.world.hook_failures() == []

@@ -314,3 +314,20 @@ def test_a_background_index_that_fails_exits_0_and_says_why_where_doctor_looks(r
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     (entry,) = failures(tether_home, tmp_path / "plugin-data")
     assert (entry["event"], entry["code"]) == ("BackgroundIndex", "invalid_input") and str(gone) in entry["message"]
+
+
+def test_the_mcp_server_parses_many_changed_files_on_all_cores_within_its_deadline(repo, tmp_path):
+    """Found by the CI run: forking a worker pool from the MCP server (whose transport runs threads) could
+    copy a held lock into the children, which then waited until the call's deadline: `search_incomplete`."""
+    import asyncio
+
+    repo.write("src/scanner.py", SCAN)
+    repo.commit()
+    mid = repo.remember("Batch size is 50 because shared hosts kill long requests.", "src/scanner.py::Scanner.scan")
+    repo.move("src/scanner.py", "src/ingest/scanner_v2.py")  # the check must sweep to find it
+    _filler(repo, PARALLEL_THRESHOLD + 40)  # new since the last sweep: parsed in a worker pool
+    (checked,) = asyncio.run(_mcp_calls(repo, tmp_path, "60", [("check", {"ids": [mid]})]))
+    (item,) = checked["data"]
+    assert (item["status"], item["anchors"][0]["path"]) == ("active", "src/ingest/scanner_v2.py")
+    assert checked["meta"]["freshness"]["swept"] is True
+    assert checked["meta"]["freshness"]["dirty"] >= PARALLEL_THRESHOLD + 40

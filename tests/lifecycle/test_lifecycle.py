@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from lang_cases import CASES, LangCase
 
+from tether.anchor.extract import MAX_PARSE_BYTES
+
 LANGS = sorted(CASES)
 
 
@@ -154,6 +156,20 @@ def test_losing_some_anchors_is_stale_anchor_lost(repo, case):
     assert (item["status"], item["reason"]) == ("stale", "anchor_lost")
     statuses = sorted(a["status"] for a in item["anchors"])
     assert statuses == ["active", "invalidated"]
+
+
+@pytest.mark.parametrize("lang", ["python", "typescript", "go"])
+def test_a_file_grown_past_the_parse_cap_is_stale_until_it_shrinks(repo, lang):
+    """Found by a maintainer adding a reason: a code anchor in a file past the cap read `anchor_deleted`."""
+    case = CASES[lang]
+    repo.write(case.path, case.source)
+    repo.commit("initial")
+    repo.remember("Retries back off exponentially; 5xx only, because 4xx never heal.", _anchor(case))
+    repo.write(case.path, case.source + "\n" * (MAX_PARSE_BYTES + 1))  # blank lines: cosmetic, but not parsed
+    item = repo.only()
+    assert (item["status"], item["reason"], item["anchors"][0]["symbol"]) == ("stale", "file_unparsable", case.symbol)
+    repo.write(case.path, case.source)
+    assert (repo.only()["status"], repo.only()["reason"]) == ("active", None)
 
 
 def test_branch_switch_round_trip(anchored):

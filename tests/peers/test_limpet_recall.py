@@ -80,9 +80,8 @@ def test_an_unverified_claim_cannot_outrank_the_verified_fact(repo):
 
 
 def test_provenance_shows_in_recall_through_confidence(repo):
-    """limpet tests/recall_quality.rs::provenance_is_distinguishable_in_recall — DIFFERENCE: a recalled item
-    carries no `source` field either way (limpet marks verified ones `source: verified`); a verified
-    memory is told apart by its confidence, 0.95 against 0.8."""
+    """limpet tests/recall_quality.rs::provenance_is_distinguishable_in_recall — a recalled item says its
+    `source` (verified ones also rank on their higher confidence, 0.95 against 0.8)."""
     repo.write("src/jobs.py", "def park(job):\n    return job.park()\n")
     repo.write("src/health.py", "def healthz():\n    return 204\n")
     repo.commit("jobs")
@@ -98,8 +97,8 @@ def test_provenance_shows_in_recall_through_confidence(repo):
     )
     claim = recall(repo, "how many retries before a job is parked")["data"]["items"][0]
     proof = recall(repo, "what does the health check endpoint return when drained")["data"]["items"][0]
-    assert ("source" in claim, claim["confidence"]) == (False, 0.8)
-    assert ("source" in proof, proof["confidence"]) == (False, 0.95)
+    assert (claim["source"], claim["confidence"]) == ("explicit", 0.8)
+    assert (proof["source"], proof["confidence"]) == ("verified", 0.95)
     assert "parked" in claim["summary"] and "204" in proof["summary"]
 
 
@@ -270,3 +269,24 @@ def test_every_recall_carries_an_honest_receipt(repo):
     assert set(receipt) >= {"served_tokens", "replaced_tokens", "files", "ratio"}
     assert receipt["served_tokens"] > 0 and receipt["replaced_tokens"] > 0 and receipt["files"] == 1
     assert receipt["ratio"] == pytest.approx(receipt["replaced_tokens"] / receipt["served_tokens"], abs=0.05)
+
+
+def test_a_stale_match_is_never_hidden_by_the_relevance_floor(repo):
+    """limpet SPEC.md invariant I3 (stale is never hidden): a memory whose code changed is listed in `stale`
+    however weakly it matches; the relevance floor thins only the current items."""
+    repo.write("src/scanner.py", "def scan(rows):\n    for batch in chunks(rows, 50):\n        send(batch)\n")
+    repo.write("src/export.py", "def export_run(rows):\n    return write(rows, delimiter=';')\n")
+    repo.commit("code")
+    strong = repo.remember(
+        "The scanner sends rows in batches of fifty because shared hosts kill requests over sixty seconds.",
+        "src/scanner.py::scan",
+    )
+    weak = repo.remember("Exports use semicolons; Excel in German locales reads commas as decimals.", "src/export.py")
+    task = "why does the scanner send batches of fifty rows to shared hosts, and how are rows exported"
+    before = recall(repo, task)
+    assert [i["id"] for i in before["data"]["items"]] == [strong]  # the weak one is under the floor
+    assert before["meta"]["completeness"]["omitted"]["relevance_floor"] >= 1
+    repo.write("src/export.py", "def export_run(rows):\n    return write(rows, delimiter=',')\n")
+    after = recall(repo, task)
+    assert [i["id"] for i in after["data"]["items"]] == [strong]
+    assert [(i["id"], i["reason"]) for i in after["data"]["stale"]] == [(weak, "file_edited")]

@@ -116,7 +116,6 @@ def test_the_instructions_carry_the_workflow_verbs_and_the_guardrail(handshake):
     assert "never store secrets" in text.lower()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: the MCP instructions never name the store, .tether/memories/")
 def test_the_instructions_name_the_store(handshake):
     """nocetta test/mcp/server.test.ts › the initialize response carries the workflow contract: the loop verbs, the
     store path, the guardrail (the store path: memories are files under .tether/memories/, committed with the code)"""

@@ -130,9 +130,6 @@ def paths_repo(repo):
     }
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21: a prompt path is read against the repository root, not the payload's cwd"
-)
 def test_a_relative_path_is_read_against_the_prompts_cwd(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › resolves a cwd-relative path against cwd, not
     the repo root (prompt `bar/foo.ts` with cwd `pkg/` names `pkg/bar/foo.ts`)"""
@@ -144,19 +141,12 @@ def test_a_relative_path_is_read_against_the_prompts_cwd(repo, paths_repo, tmp_p
     assert got == [paths_repo["pkg"][:8]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21: an absolute path outside the repo (/etc/thing.conf) triggers the floor bypass of etc/thing.conf",
-)
 def test_an_absolute_path_outside_the_repo_never_bypasses_the_floor(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › drops paths that escape the repo
     (`edit /etc/thing.conf` names no file of the repository, whatever it anchors under etc/)"""
     assert prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR="1000"), "edit /etc/thing.conf").stdout == b""
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21: a path escaping the repo (../invoice.ts) triggers the floor bypass of invoice.ts"
-)
 def test_a_path_escaping_the_repo_never_bypasses_the_floor(repo, paths_repo, tmp_path):
     """nocetta test/recall/push-recall-hook.test.ts › extractFilePaths › drops paths that escape the repo
     (`../invoice.ts` from the repository root is outside it)"""
@@ -231,10 +221,6 @@ def test_a_score_below_the_floor_is_silence(repo, billing, tmp_path):
     assert prompt(repo, env(repo, tmp_path, TETHER_PUSH_FLOOR=str(s + 0.01)), RELATED).stdout == b""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21: a score exactly at TETHER_PUSH_FLOOR is pushed (README: 'above an absolute relevance floor')",
-)
 def test_a_score_exactly_at_the_floor_is_silence(repo, billing, tmp_path):
     """nocetta test/recall/push-recall.test.ts › selectPushRecall › defaults to silence: a candidate at or below the
     floor never injects (at)"""

@@ -252,10 +252,6 @@ def test_a_walk_back_chain_ends_at_the_restated_belief(billing):
     assert items(recall(billing, "which library does the pricing helper use")) == [a2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 21: a recall matching only a superseded memory's wording returns nothing, not its current tip",
-)
 def test_a_recall_matching_a_superseded_memorys_wording_returns_the_current_tip(billing):
     """nocetta test/retrieval/pipeline.test.ts › resolveToTip › follows superseded-by forward to the tip and returns
     the tip node, not the candidate (the old belief's words find its successor, whatever the successor says)"""

@@ -158,14 +158,13 @@ def test_a_casual_check_lists_drift_but_exits_0(foo):
 
 def test_a_quarantined_memory_file_fails_strict_check_naming_the_file(foo):
     """nocetta test/cli/cli.test.ts › check --strict with a quarantined store file: exit 1, the issue line names the
-    file — and a bare check fails too. tether differs on the bare check (DIFFERENCES.md): it reports the file and
-    exits 0; only --strict gates."""
+    file — and a bare check fails too: a memory no one can read is a failure, with or without --strict."""
     foo.remember("a healthy claim about foo returning one", "src/foo.ts::foo")
     foo.write(".tether/memories/broken--abc123.md", "not frontmatter at all\n")
     strict = foo.run("check", "--strict", check=False)
     assert strict.returncode == 1 and ".tether/memories/broken--abc123.md" in strict.stdout
     casual = foo.run("check", check=False)
-    assert casual.returncode == 0 and "1 quarantined" in casual.stdout
+    assert casual.returncode == 1 and "1 quarantined" in casual.stdout
 
 
 # -- test/facade/facade.test.ts › worklist, contextTrigger ----------------------------------------
@@ -259,11 +258,11 @@ def test_reanchor_refuses_a_superseded_memory(foo):
 
 def test_reanchor_to_a_symbol_that_is_not_there_is_refused_and_the_store_is_untouched(foo):
     """nocetta test/repair/repair.test.ts › reAnchor › refuses a symbol that is not there, listing the available ones
-    — the store is untouched (tether lists near names)"""
+    — the store is untouched (the near name first, then the file's others)"""
     mid = foo.remember("foo returns 1", "src/foo.ts::foo")
     before = foo.memory_files()
     err = foo.error("reanchor", mid, "--anchor", "src/foo.ts::baz")
-    assert err["code"] == "anchor_unresolved" and err["near"] == ["bar"]
+    assert err["code"] == "anchor_unresolved" and err["near"] == ["bar", "foo"]
     assert foo.memory_files() == before
 
 

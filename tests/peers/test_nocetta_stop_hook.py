@@ -133,9 +133,6 @@ def test_a_surfaced_memory_on_an_edited_file_is_credited(repo, billing, env, tet
     assert credits(tether_home) == [[billing["backoff"]]]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21: Stop credits a memory the session never surfaced, because its file was edited"
-)
 def test_an_edited_files_memory_the_session_never_surfaced_is_not_credited(repo, billing, env, tether_home):
     """nocetta src/recall/stop-hook.ts › runStopHook › only surfaced ∩ edited-its-anchored-file is evidence of use; an
     edit alone is not (nothing surfaced: acked [])"""
@@ -144,7 +141,6 @@ def test_an_edited_files_memory_the_session_never_surfaced_is_not_credited(repo,
     assert credits(tether_home) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: Stop credits every memory on an edited file, surfaced or not")
 def test_of_two_memories_on_the_edited_file_only_the_surfaced_one_is_credited(repo, billing, env, tether_home):
     """nocetta src/recall/stop-hook.ts › runStopHook › nodes().filter(surfaced.has(id) && anchored to an edited file):
     the unsurfaced neighbour on the same file is not credited"""

@@ -44,7 +44,7 @@ def front_matter(repo, mid: str) -> tuple[str, dict, str]:
 
 
 def quarantined(repo) -> list[dict]:
-    return repo.json("check")["meta"]["quarantined"]
+    return repo.json("check", check=False)["meta"]["quarantined"]
 
 
 def tether(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -165,7 +165,7 @@ def test_a_well_formed_store_reads_with_no_issues(foo):
     """nocetta test/store/validate.test.ts › validated reads with quarantine › reads a well-formed store with zero
     issues and nodes identical to input"""
     ids = [foo.remember("sorted after a", "src/foo.ts::foo"), foo.remember("a note on bar", "src/foo.ts::bar")]
-    out = foo.json("check")
+    out = foo.json("check", check=False)
     assert out["meta"]["quarantined"] == [] and sorted(i["id"] for i in out["data"]) == sorted(ids)
 
 
@@ -193,7 +193,7 @@ def test_a_corrupt_memory_file_is_quarantined_with_a_readable_reason_and_the_res
     for n, (case, (corrupt, _)) in enumerate(sorted(CORRUPTIONS.items())):
         files[case] = f".tether/memories/broken{n}--abc12{n}.md"
         foo.write(files[case], corrupt(text))
-    out = foo.json("check")
+    out = foo.json("check", check=False)
     assert [i["id"] for i in out["data"]] == [good]
     errors = {q["file"]: q["error"] for q in out["meta"]["quarantined"]}
     assert sorted(errors) == sorted(files.values())
@@ -216,7 +216,7 @@ def test_several_bad_files_are_one_issue_each_in_file_name_order(foo):
     """nocetta test/store/validate.test.ts › reports several bad files, one issue each, sorted by file name"""
     foo.write(".tether/memories/zzz--bad.md", "not frontmatter at all\n")
     foo.write(".tether/memories/aaa--bad.md", '---\n{"kind": "decision"}\n---\nbody\n')
-    out = foo.json("check")
+    out = foo.json("check", check=False)
     assert out["data"] == []
     assert [q["file"] for q in out["meta"]["quarantined"]] == [
         ".tether/memories/aaa--bad.md",
@@ -233,7 +233,8 @@ def test_a_quarantined_file_is_never_deleted_or_moved_and_a_fix_clears_it(foo):
     name, _, _ = front_matter(foo, repaired)
     fine = foo.read(f".tether/memories/{name}")
     foo.write(f".tether/memories/{name}", "not frontmatter at all\n")
-    assert list(foo.check()) == [good] and [q["file"] for q in quarantined(foo)] == [f".tether/memories/{name}"]
+    assert list(foo.check(quarantined=True)) == [good]
+    assert [q["file"] for q in quarantined(foo)] == [f".tether/memories/{name}"]
     assert foo.json("recall", "healthy claim fixed by hand", "--file", "src/foo.ts")["data"]["items"][0]["id"] == good
     assert foo.read(f".tether/memories/{name}") == "not frontmatter at all\n"
     foo.write(f".tether/memories/{name}", fine)

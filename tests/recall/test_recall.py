@@ -10,7 +10,8 @@ import time
 import orjson
 import pytest
 
-from tether.recall.search import MemoryIndex, decayed
+from tether.recall.ranking import decayed
+from tether.recall.search import MemoryIndex
 from tether.recall.text import raw_terms, terms
 from tether.store.memory import now_iso
 
@@ -339,11 +340,11 @@ def test_search_gives_an_absolute_coverage_for_hooks(code):
 
 
 def test_base_confidence_mirrors_the_resolver(code):
-    from tether.lifecycle.resolve import confidence
+    from tether.lifecycle.verdicts import confidence
     from tether.service import Tether
 
     t = Tether(code.path)
-    m = t.remember(RETRY, ["src/http.py::fetchWithRetry"], source="verified")
+    m = t.remember(RETRY, ["src/http.py::fetchWithRetry"], source="verified", evidence="pytest -k retry")
     m = m.evolve(verified_at="2020-01-01T00:00:00Z")
     from tether.store.memory import parse_time
 

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import InvalidSpec, StoreCorrupt
+from tether.files.private import private_path
 from tether.store.memory import ANCHOR_TYPES, BASE_CONFIDENCE, KINDS, LINK_TYPES, SOURCES, Anchor, Memory, dumps, loads
 from tether.store.secrets import parse_allowlist, scan
 
@@ -109,11 +110,15 @@ def _loads_or_corrupt(data: bytes) -> None:
 # canonical bodies: what the service stores (stripped; a CRLF pair is folded to LF on read, see below)
 bodies = st.text(min_size=1, max_size=400).map(lambda t: t.replace("\r\n", "\n").strip()).filter(bool)
 symbols = st.text(min_size=1, max_size=30).filter(lambda s: s.strip())
-paths = st.lists(
-    st.text(min_size=1, max_size=12).filter(lambda p: "/" not in p and "\0" not in p and p != ".."),
-    min_size=1,
-    max_size=4,
-).map("/".join)
+paths = (
+    st.lists(
+        st.text(min_size=1, max_size=12).filter(lambda p: "/" not in p and "\0" not in p and p != ".."),
+        min_size=1,
+        max_size=4,
+    )
+    .map("/".join)
+    .filter(lambda p: not private_path(p))  # credential files and .git/: refused as the file is read
+)
 
 
 @st.composite
@@ -134,6 +139,8 @@ def anchors(draw) -> Anchor:
 def memories(draw) -> Memory:
     recorded = draw(times)
     source = draw(st.sampled_from(SOURCES))
+    evidence = draw(st.none() | st.fixed_dictionaries({"command": st.text(max_size=60)}))
+    earned = source if (evidence or {}).get("command", "").strip() else "explicit"  # verified needs a command
     return Memory(
         id=str(draw(st.uuids())),
         kind=draw(st.sampled_from(KINDS)),
@@ -144,8 +151,8 @@ def memories(draw) -> Memory:
         valid_from=draw(times),
         verified_at=draw(times),
         source=source,
-        confidence=draw(st.floats(0, BASE_CONFIDENCE[source])),
-        evidence=draw(st.none() | st.fixed_dictionaries({"command": st.text(max_size=60)})),
+        confidence=draw(st.floats(0, BASE_CONFIDENCE[earned])),
+        evidence=evidence,
         links=draw(st.dictionaries(st.sampled_from(LINK_TYPES), st.lists(st.uuids().map(str), min_size=1, max_size=3))),
         valid_to=draw(st.none() | times),
         retired_reason=draw(st.none() | st.text(max_size=60)),

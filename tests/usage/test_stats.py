@@ -112,9 +112,9 @@ def test_recalls_pushes_and_stop_credits_add_up_exactly_in_stats_json(repo, tmp_
         file=str(repo.path / "src/retry.py"),
     )
     assert run_hook("PostToolUse", edit, env, matcher_subject="Edit").returncode == 0
-    stop = run_hook(
-        "Stop", payload("stop.json", session=SESSION, repo=str(repo.path), transcript="", message="Kept the cap."), env
-    )
+    # the edit alone credits nothing (backoff was recalled outside this session); the citation does
+    cap = f"Kept the cap (tether:{ids['backoff'][:8]})."
+    stop = run_hook("Stop", payload("stop.json", session=SESSION, repo=str(repo.path), transcript="", message=cap), env)
     assert (stop.returncode, stop.stdout) == (0, b"")
 
     s = stats(repo)

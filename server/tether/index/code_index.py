@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -256,6 +257,11 @@ class CodeIndex:
 
         # asked without fixing it (an embedding application may still choose); the first listed is the default
         method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+        threads = sys.modules.get("threading")  # not imported: no thread was started through it
+        if method == "fork" and threads is not None and threads.active_count() > 1:
+            # forking a process with threads (the MCP server's transport) can copy a lock held by
+            # another thread into the child, which then waits on it forever: start clean children
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         if method == "fork":
             from tether.anchor.extract import warm
 

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = "16"  # 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "17"  # 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -40,6 +40,9 @@ CREATE INDEX IF NOT EXISTS mem_paths_rid ON mem_paths(rid);
 CREATE TABLE IF NOT EXISTS mem_links(rid INTEGER, target TEXT);
 CREATE INDEX IF NOT EXISTS mem_links_target ON mem_links(target);
 CREATE INDEX IF NOT EXISTS mem_links_rid ON mem_links(rid);
+CREATE TABLE IF NOT EXISTS mem_contradicts(rid INTEGER, target TEXT);
+CREATE INDEX IF NOT EXISTS mem_contradicts_target ON mem_contradicts(target);
+CREATE INDEX IF NOT EXISTS mem_contradicts_rid ON mem_contradicts(rid);
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_fts USING fts5(
   summary, body, tags, paths, symbols, tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');

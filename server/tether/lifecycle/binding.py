@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from tether.anchor.config import match_keys, near_keys
@@ -54,6 +55,22 @@ def _syntax_error_at(index: CodeIndex, rel: str) -> str:
     return f" as {kind.upper()}" + (f" (line {line})" if line else "")
 
 
+FEW_NAMES = 12  # a refusal lists every name of a file that has at most this many
+
+
+def near_names(wanted: str, names: Iterable[str], limit: int = 5) -> list[str]:
+    """The names a mistyped one probably meant, best first: the same name in another case (or as
+    the tail of a qualified name), then look-alikes, case ignored."""
+    names = sorted(set(names))
+    low = wanted.lower()
+    same = [n for n in names if n.lower() == low or n.lower().rsplit(".", 1)[-1] == low.rsplit(".", 1)[-1]]
+    lowered: dict[str, list[str]] = {}
+    for n in names:
+        lowered.setdefault(n.lower(), []).append(n)
+    alike = [n for m in difflib.get_close_matches(low, list(lowered), n=limit, cutoff=0.5) for n in lowered[m]]
+    return list(dict.fromkeys(same + alike))[:limit]
+
+
 def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
     return locator(spec_type, path, s.qualname, (s.discriminator or "") if twins else None)
 
@@ -89,13 +106,22 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
     named = _by_name(symbols, spec.name or "", row.language)
     if not named:
         what = {"key": "key", "section": "section or table row"}.get(spec.type, "symbol")
+        names = {s.qualname for s in symbols}
         if spec.type == "key":
-            near = near_keys(symbols, spec.name or "")
+            best = near_keys(symbols, spec.name or "")
         else:
-            near = difflib.get_close_matches(spec.name or "", sorted({s.qualname for s in symbols}), n=5, cutoff=0.5)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
+            best = near_names(spec.name or "", names)
+        rest = sorted(names - set(best)) if len(names) <= FEW_NAMES else []
+        hint = f"; did you mean {', '.join(best)}?" if best else ""
+        if rest:
+            hint += f" It also has {', '.join(rest)}." if best else f"; it has {', '.join(rest)}"
+        elif not names:
+            hint += f"; it has no {what} tether can anchor"
         raise AnchorUnresolved(
-            f"{spec}: no {what} {spec.name!r} in {rel}{hint}", reason=f"{what.split()[0]}_missing", path=rel, near=near
+            f"{spec}: no {what} {spec.name!r} in {rel}{hint}",
+            reason=f"{what.split()[0]}_missing",
+            path=rel,
+            near=best + rest,
         )
     if spec.discriminator is not None:
         chosen = [s for s in named if _disc_equal(spec.discriminator, s.discriminator)]

@@ -7,8 +7,7 @@ first, and an existing locator whose hash differs is an edit (stale), never foll
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
@@ -20,8 +19,8 @@ from tether.lifecycle.diff import alike, compact_diff, names_at, text_from_git
 from tether.lifecycle.formats import OldHashes, in_current_format, outdated
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
-from tether.store.confidence import STALE_PENALTY, aged
-from tether.store.memory import Anchor, Memory, parse_time
+from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
+from tether.store.memory import Anchor, Memory
 
 # Following a renamed or moved body needs evidence that the match is not a look-alike.
 # Calibrated on CPython's standard library without its tests (16,520 functions and methods;
@@ -34,58 +33,10 @@ FILE_LOW_ENTROPY_BITS = 20.0
 MAX_SNIPPET = 64_000
 # How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.
 SEARCH_TTL_S = 600.0
+# Why a file in place was not analyzed (FileFacts.skipped) that leaves its anchors unknown, not gone.
+UNREAD = ("syntax", "too_large")
 # How alike a namesake must be to the anchored text to count as it, moved and edited.
 RESEMBLANCE = 0.6
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """One anchor as it resolves now."""
-
-    status: Status
-    reason: Reason | None = None
-    path: str | None = None
-    symbol: str | None = None
-    discriminator: str | None = None
-    start_line: int | None = None
-    end_line: int | None = None
-    followed: bool = False
-    candidates: tuple[str, ...] = ()
-    diff: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """One memory as it stands now."""
-
-    memory: Memory
-    status: Status
-    reason: Reason | None
-    anchors: tuple[tuple[Anchor, Resolution], ...]
-    confidence: float
-    notes: tuple[str, ...] = field(default=())
-
-
-def confidence(m: Memory, status: Status, now: datetime | None = None) -> float:
-    """Base x stale penalty x age decay. Nothing is stored, so healing restores it fully."""
-    if status == Status.INVALIDATED:
-        return 0.0
-    now = now or datetime.now(timezone.utc)
-    value = aged(m.confidence, (now - parse_time(m.verified_at)).total_seconds() / 86400)
-    if status == Status.STALE:
-        value *= STALE_PENALTY
-    return round(value, 3)
-
-
-def combine(results: list[Resolution]) -> tuple[Status, Reason | None]:
-    """A memory dies only when every anchor dies; losing some leaves it stale `anchor_lost`."""
-    if not results or all(r.status == Status.ACTIVE for r in results):
-        return Status.ACTIVE, None
-    if all(r.status == Status.INVALIDATED for r in results):
-        return Status.INVALIDATED, results[0].reason
-    if any(r.status == Status.INVALIDATED for r in results):
-        return Status.STALE, Reason.ANCHOR_LOST
-    return Status.STALE, next(r.reason for r in results if r.status == Status.STALE)
 
 
 class Resolver:
@@ -129,8 +80,9 @@ class Resolver:
     # -- symbols, sections, keys ------------------------------------------------------------
     def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
         row = self.index.file(a.path)
-        if row is not None and row.skipped == "syntax":
-            # a config file that stopped parsing (often mid-edit): its keys are unknown, not deleted
+        if row is not None and row.skipped in UNREAD:
+            # a file that stopped parsing (a config mid-edit) or grew past the parse cap: its symbols
+            # are unknown, not deleted, and searching elsewhere would call them gone; it heals when read
             return Resolution(Status.STALE, Reason.FILE_UNPARSABLE, a.path, a.symbol, a.discriminator)
         cands = self.index.symbols(a.path, a.symbol) if row else []
         for c in cands:
@@ -203,18 +155,33 @@ class Resolver:
             if edited_there is not None:
                 # renamed or moved earlier, edited since: stale where it went, not deleted
                 return self._edited(a, commit, edited_there[1], edited_there[0])
-            moved = self._moved_and_edited(a)
+            moved = self._moved_and_edited(a) or self._namesake_new_since(a, commit)
             if moved is not None:
                 return self._edited(a, commit, moved[1], moved[0])
             went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
             return self._edited(a, commit, went[1], went[0]) if went is not None else None
         kept = self._kept_its_name(a, hits, commit)
+        if kept is None and len(hits) > 1 and not self._namesake_among(a, hits):
+            if self._symbol_bits(*hits[0]) < LOW_ENTROPY_BITS:
+                # a trivial body (`sort_keys = True`) gone, with look-alikes under other names: deleted
+                return Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator)
         if kept is None and len(hits) > 1:
             specs = tuple(_spec(a.type, p, s.qualname, s.discriminator) for p, s in hits)
             return Resolution(
                 Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, a.symbol, a.discriminator, candidates=specs
             )
         path, s = kept or hits[0]
+        if kept is None and self._stood_there(path, s.qualname, commit):
+            # an identical body that stood there when the memory was written is a twin, not where the
+            # anchored code went: the anchored code is gone
+            return Resolution(
+                Status.INVALIDATED,
+                Reason.ANCHOR_DELETED,
+                a.path,
+                a.symbol,
+                a.discriminator,
+                candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
+            )
         if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
             return Resolution(
                 Status.STALE,
@@ -320,6 +287,29 @@ class Resolver:
             return None
         root = self.index.root
         if a.symbol not in names_at(root, commit, a.path) or a.symbol in names_at(root, commit, same[0][0]):
+            return None
+        return same[0]
+
+    def _stood_there(self, path: str, qualname: str, commit: str | None) -> bool:
+        """Whether `path` held `qualname` at the anchored commit (asked of git; unknown: False)."""
+        return commit is not None and qualname in names_at(self.index.root, commit, path)
+
+    @staticmethod
+    def _namesake_among(a: Anchor, hits: list) -> bool:
+        last = (a.symbol or "").rpartition(".")[2]
+        return any(s.qualname.rpartition(".")[2] == last for _, s in hits)
+
+    def _namesake_new_since(self, a: Anchor, commit: str | None):
+        """Moved and rewritten at once (`AppContext` to a new file, `push` rewritten): the anchored
+        qualified name in exactly one other file, one that did not hold it at the anchored commit,
+        is where it went, however large the edit. Needs git and a qualified name (`Class.method`)."""
+        if commit is None or not a.symbol or "." not in a.symbol:
+            return None
+        found = [(p, s) for p, s in self.index.find_named(a.symbol) if p != a.path]
+        if len({p for p, _ in found}) != 1:
+            return None
+        same = twins_named(a.discriminator, found, lambda h: h[1].discriminator) or (found if len(found) == 1 else [])
+        if len(same) != 1 or self._stood_there(same[0][0], a.symbol, commit):
             return None
         return same[0]
 

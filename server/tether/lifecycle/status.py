@@ -1,9 +1,8 @@
 """What a memory or an anchor is now, and why: the lifecycle's whole vocabulary.
 
 Both are str enums, so JSON, SQLite and comparisons with the stored words see plain strings;
-`str()` and f-strings print the value, never `Status.STALE`. README's lifecycle table names each
-reason (tests/test_readme.py checks it); adding one means a row there and a word in
-ARCHITECTURE.md's lifecycle section.
+`str()` and f-strings print the value, never `Status.STALE`. Adding a reason: ARCHITECTURE.md,
+"The lifecycle", lists every place it must reach.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ class Reason(_Word):
 
     BODY_EDITED = "body_edited"  # the symbol's normalized hash differs
     FILE_EDITED = "file_edited"  # a file anchor's content hash differs
-    FILE_UNPARSABLE = "file_unparsable"  # the anchored file does not parse now (mid-edit)
+    FILE_UNPARSABLE = "file_unparsable"  # the anchored file cannot be read now: mid-edit, or past the parse cap
     ANCHOR_DELETED = "anchor_deleted"  # the symbol or file is nowhere in the repository
     ANCHOR_LOST = "anchor_lost"  # some anchors of a multi-anchor memory are gone, not all
     AMBIGUOUS_ANCHOR = "ambiguous_anchor"  # the body moved and several places hold it

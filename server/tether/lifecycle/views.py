@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tether.lifecycle.resolve import Resolution, Verdict
 from tether.lifecycle.status import Status
+from tether.lifecycle.verdicts import Resolution, Verdict
 from tether.store.files import Quarantined
 from tether.store.memory import Anchor, Memory
 

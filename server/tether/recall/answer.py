@@ -17,8 +17,8 @@ from tether.errors import InvalidInput
 from tether.files.paths import repo_relative
 from tether.lifecycle.status import NOT_CURRENT, Status
 from tether.lifecycle.views import anchor_view, envelope
+from tether.recall.ranking import Candidate, within_floor
 from tether.recall.receipts import Pricer
-from tether.recall.search import Candidate, within_floor
 from tether.recall.text import found_verbatim, raw_terms, token_count
 from tether.store.memory import KINDS, parse_time
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from tether.index.code_index import CodeIndex
-    from tether.lifecycle.resolve import Resolution, Resolver, Verdict
+    from tether.lifecycle.resolve import Resolver
+    from tether.lifecycle.verdicts import Resolution, Verdict
     from tether.recall.search import MemoryIndex
 
 
@@ -151,16 +152,28 @@ def recall(
     active: list[tuple[Candidate, Verdict]] = []
     stale: list[tuple[Candidate, Verdict]] = []
     verdicts: list[Verdict] = []
-    for c in above:
-        if len(active) >= q.limit or len(verdicts) >= q.limit + MAX_STALE:
+    # The floor keeps weak active matches out; a stale match is never hidden by it (a belief whose
+    # code changed is worth a warning however weakly it matched), up to MAX_STALE of them.
+    kept = {c.memory_id for c in above}
+    for c in found.candidates:
+        weak = c.memory_id not in kept
+        if weak and len(stale) >= MAX_STALE:
+            continue
+        if not weak and (len(active) >= q.limit or len(verdicts) >= q.limit + MAX_STALE):
             omitted["limit"] += 1  # ranked below a full answer: not worth resolving
             continue
         m = index.load(c)
-        if m is None or (q.as_of_ts is None and not m.live):
+        if m is None or (q.as_of_ts is None and not m.in_force()):
             matched -= 1  # changed or vanished since the index saw it
+            if weak:
+                omitted["relevance_floor"] -= 1
             continue
         v = resolver.memory(m)
+        if weak and v.status == Status.ACTIVE:
+            continue  # below the floor, and current: left out (counted as relevance_floor)
         verdicts.append(v)
+        if weak:
+            omitted["relevance_floor"] -= 1
         bucket, cap = (active, q.limit) if v.status == Status.ACTIVE else (stale, MAX_STALE)
         if len(bucket) < cap:
             bucket.append((c, v))
@@ -200,9 +213,12 @@ def _pack(t: Repository, q: Query, active: list, stale: list, matched: int, omit
             env = build(used)
         return env
 
+    # a memory another current one contradicts says so, on both sides: read both before relying on either
+    against = t.memindex.contradictions(v.memory.id for _, v in active + stale)
     for key, pairs, forms in (("items", active, _item_forms), ("stale", stale, _stale_forms)):
         for _, v in pairs:
-            for form in forms(q, v):
+            marks = {"conflicts": against[v.memory.id]} if v.memory.id in against else {}
+            for form in (dict(f, **marks) for f in forms(q, v)):
                 data[key].append(form)
                 if (
                     tokens(build(q.budget, settled=False)) <= q.budget
@@ -234,7 +250,7 @@ def _brief(a, r: Resolution) -> dict[str, Any]:
 
 def _common(q: Query, v: Verdict) -> dict[str, Any]:
     m = v.memory
-    out: dict[str, Any] = {"id": m.id, "kind": m.kind, "summary": m.summary}
+    out: dict[str, Any] = {"id": m.id, "kind": m.kind, "source": m.source, "summary": m.summary}
     if q.as_of:
         out["valid_from"] = m.valid_from
         if m.valid_to:

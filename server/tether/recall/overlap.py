@@ -1,5 +1,7 @@
 """Write-time checks: a near-duplicate on the same anchor is refused; a same-topic memory that
-differs in a number or a negation is kept but reported as a possible conflict."""
+differs in a number (also one inside a word: col9, col10), a negation or the order of its words
+(sqlite over postgres, postgres over sqlite) is kept but reported as a possible conflict, and the
+new memory records it (`links.contradicts`) so recall marks both sides."""
 
 from __future__ import annotations
 
@@ -15,7 +17,9 @@ if TYPE_CHECKING:
 
 DUPLICATE_SIMILARITY = 0.8  # Dice over stemmed terms; numbers and negations judged separately
 TOPIC_SIMILARITY = 0.5
+SAME_ORDER = 0.5  # Dice over consecutive term pairs: below it the same words say something else
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z_])")
+_IN_WORD = re.compile(r"\b(?=\w*\d)(?=\w*[^\W\d_])\w+\b")  # col10, v2, utf8: a number inside a word
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|isn't|aren't|"
     r"wasn't|weren't|shouldn't|mustn't|didn't|hasn't|haven't)\b",
@@ -45,7 +49,8 @@ def _topic(text: str) -> set[str]:
 
 
 def numbers(text: str) -> set[str]:
-    return {n.lstrip("0") or "0" for n in _NUMBER.findall(text)}
+    """The numbers a text states, standalone (leading zeros dropped) or inside a word."""
+    return {n.lstrip("0") or "0" for n in _NUMBER.findall(text)} | {w.lower() for w in _IN_WORD.findall(text)}
 
 
 def negated(text: str) -> bool:
@@ -58,6 +63,20 @@ def similarity(a: str, b: str) -> float:
     if not x or not y:
         return 0.0
     return 2 * len(x & y) / (len(x) + len(y))
+
+
+def order_similarity(a: str, b: str) -> float:
+    """Dice coefficient of the two texts' consecutive term pairs: the same words in another order
+    score low."""
+    x, y = _pairs(a), _pairs(b)
+    if not x or not y:
+        return 1.0
+    return 2 * len(x & y) / (len(x) + len(y))
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    seq = [t for t in terms(text) if not t.isdigit()]
+    return set(zip(seq, seq[1:]))
 
 
 def _anchor_keys(m: Memory) -> set[tuple]:
@@ -83,6 +102,8 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
             conflicts.append(Overlap(old, sim, "number_differs"))
         elif neg != negated(old_text):
             conflicts.append(Overlap(old, sim, "negation_differs"))
+        elif sim >= DUPLICATE_SIMILARITY and order_similarity(new.body, old.body) < SAME_ORDER:
+            conflicts.append(Overlap(old, sim, "order_differs"))
         elif sim >= DUPLICATE_SIMILARITY and keys & _anchor_keys(old):
             if duplicate is None or sim > duplicate.similarity:
                 duplicate = Overlap(old, sim, "duplicate")

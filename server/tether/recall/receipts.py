@@ -20,7 +20,7 @@ from tether.recall.text import token_count
 
 if TYPE_CHECKING:
     from tether.index.code_index import CodeIndex
-    from tether.lifecycle.resolve import Verdict
+    from tether.lifecycle.verdicts import Verdict
 
 # The cost of opening one file, beyond its text: the JSON of a Read tool call as the model sees it,
 # {"type":"tool_use","id":"toolu_01…","name":"Read","input":{"file_path":"/home/dev/project/src/pkg/module.py"}},

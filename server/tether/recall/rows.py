@@ -38,7 +38,7 @@ def drop(conn: sqlite3.Connection, name: str) -> None:
     conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
     if got and got[0] is not None:
         rid = got[0]
-        for table in ("mems", "mem_paths", "mem_links"):
+        for table in ("mems", "mem_paths", "mem_links", "mem_contradicts"):
             conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
         conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
 
@@ -91,6 +91,10 @@ def insert(
         )
         conn.executemany(
             "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
+        )
+        conn.executemany(
+            "INSERT INTO mem_contradicts(rid, target) VALUES(?,?)",
+            [(rid, t) for t in m.links.get("contradicts", [])],
         )
     conn.execute(
         "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",

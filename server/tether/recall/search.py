@@ -13,22 +13,20 @@ caught when a candidate is loaded (`load` re-reads the file) and by the next ful
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sqlite3
 import stat as _stat
 import time
-from collections import namedtuple
 from collections.abc import Iterable
 
 from tether.errors import StoreCorrupt
 from tether.files.locate import cache_dir
 from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
+from tether.recall.ranking import Candidate, Search, rank, tips
 from tether.recall.rows import WEIGHTS, close_superseded, drop, insert, parent_dir
 from tether.recall.text import terms, unique
-from tether.store.confidence import BASE_CONFIDENCE_TOP, aged
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -41,51 +39,6 @@ MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add u
 _CURRENT = "m.closed_ts IS NULL"
 MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
-K1, B = 1.2, 0.75
-SAME_FILE, SAME_DIR = 2.5, 1.3
-# A memory in a file in play starts from this share of the query's best text match, so what is known
-# about the file being touched reaches the answer even when the task's words are not the memory's.
-FILE_PRIOR = 0.4  # x SAME_FILE = 1: in the file in play, as good as the best match elsewhere
-# Gotchas and failed attempts are what an agent most needs before it edits: a mild preference.
-KIND_WEIGHT = {"gotcha": 1.15, "failed-attempt": 1.1, "decision": 1.05, "convention": 1.0, "fact": 1.0}
-FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the best match
-TOP_BASE = BASE_CONFIDENCE_TOP  # the best a source can give: the prior's scale
-
-
-# Named tuples, not dataclasses: this module is on the prompt hook's path (see the module doc).
-class Candidate(namedtuple("Candidate", "memory_id filename kind summary score text coverage near paths closed_at")):
-    """One memory that matched, before its anchors are resolved.
-
-    memory_id, kind, summary: str; filename: repo-relative path of the memory file;
-    score: ranking score (text x coverage x files in play x kind x confidence);
-    text: BM25 of the text alone (0 when only the files in play matched);
-    coverage: 0..1, the IDF-weighted share of the query's terms this memory contains (absolute);
-    near: "file" or "dir" when an anchor is in or beside a file in play, else None;
-    paths: tuple of anchored paths; closed_at: epoch seconds when superseded or retired, None while current.
-    """
-
-    __slots__ = ()
-
-
-class Search(namedtuple("Search", "candidates matched terms")):
-    """candidates: best first; matched: every memory that matched the text or sits in a file in play;
-    terms: the query terms searched."""
-
-    __slots__ = ()
-
-
-def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
-    return aged(base, ((now or time.time()) - verified_ts) / 86400)
-
-
-def within_floor(candidates: Iterable[Candidate], ratio: float = FLOOR_RATIO) -> list[Candidate]:
-    """The candidates scoring at least `ratio` of the best one (input is best first)."""
-    out: list[Candidate] = []
-    for c in candidates:
-        if out and c.score < ratio * out[0].score:
-            break
-        out.append(c)
-    return out
 
 
 class MemoryIndex:
@@ -257,6 +210,12 @@ class MemoryIndex:
             matched = len(rids)
             if matched >= pool or len(use) < len(known):
                 matched = self._count(_match(known), where, args)
+        # the old belief's words find its successor: a superseded match stands for its current tip
+        via = tips(self.conn, _match(use), kinds, pool) if known and as_of is None else {}
+        for tip in via:
+            if tip not in rids:
+                rids[tip] = None
+                matched += 1
         near: dict[int, str] = {}
         if files:
             marks = ",".join("?" * len(files))
@@ -271,53 +230,7 @@ class MemoryIndex:
         if not rids:
             return Search((), 0, tuple(q))
         dirs = {parent_dir(f) for f in files}
-        return Search(self._rank(rids, idf, unseen, near, dirs), matched, tuple(q))
-
-    def _rank(
-        self, rids: dict[int, None], idf: dict[str, float], unseen: float, near: dict[int, str], dirs: set[str]
-    ) -> tuple[Candidate, ...]:
-        avgdl = self._stats()[1]
-        total_idf = sum(idf.values()) + unseen
-        now = time.time()
-        scored = []
-        for rid, mid, name, kind, summary, conf, vts, closed, paths, dl, tf_json in self.conn.execute(
-            "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf FROM mems "
-            f"WHERE rid IN ({','.join('?' * len(rids))})",
-            tuple(rids),
-        ):
-            tf = json.loads(tf_json) if tf_json else {}
-            hits = [(t, tf[t]) for t in idf if t in tf]
-            norm = K1 * (1 - B + B * (dl or 0.0) / avgdl)
-            text = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in hits)
-            cov = sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0
-            prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
-            paths = tuple(json.loads(paths))
-            where_ = near.get(rid) or ("dir" if dirs and any(parent_dir(p) in dirs for p in paths) else None)
-            scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
-        top = max((s[0] for s in scored), default=0.0) or 1.0
-        out = []
-        for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed in scored:
-            if where_ == "file":
-                base = (base + FILE_PRIOR * top) * SAME_FILE
-            elif where_ == "dir":
-                base *= SAME_DIR
-            out.append(
-                Candidate(
-                    mid,
-                    f".tether/memories/{name}",
-                    kind,
-                    summary,
-                    round(base * prior, 6),
-                    round(text, 6),
-                    round(cov, 4),
-                    where_,
-                    paths,
-                    closed,
-                )
-            )
-        out.sort(key=lambda c: (-c.score, c.memory_id))
-        seen: set[str] = set()
-        return tuple(c for c in out if not (c.memory_id in seen or seen.add(c.memory_id)))  # type: ignore[func-returns-value]  # duplicate ids: first file wins (add() is None, falsy)
+        return Search(rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via), matched, tuple(q))
 
     def _count(self, match: str, where: str, args: tuple) -> int:
         """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
@@ -379,6 +292,26 @@ class MemoryIndex:
         return list(dict.fromkeys(out))
 
     # -- loading ------------------------------------------------------------------------------
+    def contradictions(self, ids: Iterable[str]) -> dict[str, list[str]]:
+        """For each of `ids`: the current memories it contradicts or that contradict it (`links.contradicts`,
+        recorded by whichever of the two was written second)."""
+        ids = list(dict.fromkeys(ids))
+        if not ids or not self.conn.execute("SELECT 1 FROM mem_contradicts LIMIT 1").fetchone():
+            return {}
+        marks = ",".join("?" * len(ids))
+        pairs = self.conn.execute(
+            "SELECT a.id, c.target FROM mem_contradicts c JOIN mems a ON a.rid = c.rid "
+            f"WHERE (a.id IN ({marks}) OR c.target IN ({marks})) AND a.closed_ts IS NULL "
+            "AND EXISTS (SELECT 1 FROM mems b WHERE b.id = c.target AND b.closed_ts IS NULL)",
+            (*ids, *ids),
+        ).fetchall()
+        out: dict[str, list[str]] = {}
+        for src, dst in pairs:
+            for one, other in ((src, dst), (dst, src)):
+                if one in ids and other not in out.setdefault(one, []):
+                    out[one].append(other)
+        return out
+
     def load(self, c: Candidate) -> Memory | None:
         """The memory behind a candidate, read from its file now; None if it is gone or changed hands."""
         m = self.read(c.filename)

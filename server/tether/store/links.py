@@ -10,6 +10,7 @@ sync calls `closed_by_successor`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 
 LINK_KINDS = ("supersedes", "superseded_by", "contradicts", "supports")
@@ -83,7 +84,8 @@ def superseded(memories) -> set[str]:
 def current(memories: list) -> list:
     """The live memories that no live successor closes: what is believed now."""
     closed = superseded(memories)
-    return [m for m in memories if m.live and m.id not in closed]
+    now = time.time()
+    return [m for m in memories if m.in_force(now) and m.id not in closed]
 
 
 def problems(links: Mapping[str, Mapping[str, Iterable[str]]]) -> list[tuple[str, str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
@@ -27,6 +28,7 @@ FENCE = "---"
 # A memory holds at most 16,000 characters of body (validate.MAX_BODY_CHARS), at most 64 KB in
 # UTF-8, plus its front matter: a file past this was not written by tether and is not parsed.
 MAX_FILE_BYTES = 256 * 1024
+CLOCK_SKEW_S = 300  # a time this far ahead of the clock is another machine's skew; further is a lie
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,19 @@ class Memory:
     @property
     def live(self) -> bool:
         return self.valid_to is None
+
+    def in_force(self, now: float | None = None) -> bool:
+        """Live, and already valid: a `valid_from` ahead of the clock (by more than another machine's
+        skew) is a belief not held yet, never served as current."""
+        if not self.live:
+            return False
+        now = time.time() if now is None else now
+        if self.valid_from[:4] < time.strftime("%Y", time.gmtime(now)):  # cheap: an earlier year
+            return True
+        try:
+            return parse_time(self.valid_from).timestamp() <= now + CLOCK_SKEW_S
+        except ValueError:
+            return True  # unparsable times are refused when the file is read
 
     @property
     def short_id(self) -> str:
@@ -248,7 +263,7 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         valid_from=times["valid_from"] or recorded,
         verified_at=times["verified_at"] or recorded,
         source=source,
-        confidence=base_confidence(_need(meta, "confidence", (int, float), optional=True), source),
+        confidence=base_confidence(_need(meta, "confidence", (int, float), optional=True), _earned(source, evidence)),
         evidence=evidence,
         links={k: list(v) for k, v in links.items()},
         valid_to=times["valid_to"],
@@ -258,6 +273,13 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         format=version,
         filename=filename,
     )
+
+
+def _earned(source: str, evidence: dict | None) -> str:
+    """`verified` is earned by a command that re-verifies the memory: a file claiming it without
+    one is trusted as the writer's word (`explicit`)."""
+    command = (evidence or {}).get("command")
+    return source if source != "verified" or (command and command.strip()) else "explicit"
 
 
 def base_confidence(stored: float | None, source: str) -> float:

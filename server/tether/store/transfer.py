@@ -13,9 +13,8 @@ from datetime import datetime, timezone
 
 from tether.errors import InvalidInput, StoreCorrupt, TetherError
 from tether.store.files import Store
-from tether.store.memory import FORMAT, Memory, from_front_matter, parse_time
+from tether.store.memory import CLOCK_SKEW_S, FORMAT, Memory, from_front_matter, parse_time
 from tether.store.validate import (
-    CLOCK_SKEW_S,
     MAX_ANCHORS,
     MAX_SPEC_CHARS,
     MAX_SUMMARY_CHARS,
@@ -78,7 +77,8 @@ def _admit(m: Memory, refuse_secrets: Callable[..., None]) -> Memory:
     body = check_body(m.body)
     summary = check_summary(m.summary, body)
     tags = check_tags(m.tags)
-    check_evidence((m.evidence or {}).get("command"))
+    if check_evidence((m.evidence or {}).get("command")) is None and m.source == "verified":
+        raise InvalidInput("a verified memory needs the command that verified it (evidence.command)")
     if m.retired_reason is not None and len(m.retired_reason) > 2 * MAX_SUMMARY_CHARS:
         raise InvalidInput(f"retired_reason is longer than {2 * MAX_SUMMARY_CHARS} characters")
     if len(m.anchors) > MAX_ANCHORS:

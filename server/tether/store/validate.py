@@ -13,7 +13,6 @@ MAX_TAGS = 20
 MAX_ANCHORS = 20
 MAX_SPEC_CHARS = 1000
 MAX_EVIDENCE_CHARS = 1000
-CLOCK_SKEW_S = 300  # a time this far ahead of the clock is another machine's skew; further is a lie
 
 
 def encodable(value: str, what: str) -> str:

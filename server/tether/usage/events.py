@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +36,7 @@ except ImportError:  # Windows: no advisory locks; see the module docstring
     fcntl = None  # type: ignore[assignment]
 
 EVENTS = ("credit", "push", "recall")
+SURFACING = ("push", "recall")  # the events that put a memory in front of the agent
 FILENAME = "usage.jsonl"
 LOCKNAME = "usage.lock"
 MAX_BYTES = 4 << 20  # about 15,000 recalls: folding it takes tens of milliseconds, once in that many
@@ -111,6 +112,13 @@ def locked(root: Path, exclusive: bool = False, wait: bool = True) -> Iterator[b
 
 def read(root: Path) -> list[UsageEvent]:
     return list(iter_events(log_path(root)))
+
+
+def surfaced(root: Path, session: str, same: Callable[[str], bool] | None = None) -> set[str]:
+    """Every memory id a push or a recall of `session` showed the agent (`same(logged)`: whether a
+    logged session id is this one, for callers that key sessions their own way)."""
+    match = same or session.__eq__
+    return {i for e in read(root) if e.event in SURFACING and e.session and match(e.session) for i in e.ids}
 
 
 def iter_events(path: Path) -> Iterator[UsageEvent]:

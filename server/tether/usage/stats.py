@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from tether.index.code_index import CodeIndex
-    from tether.lifecycle.resolve import Resolver, Verdict
+    from tether.lifecycle.resolve import Resolver
+    from tether.lifecycle.verdicts import Verdict
     from tether.store.files import Quarantined
     from tether.store.memory import Memory
 

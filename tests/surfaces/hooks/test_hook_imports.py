@@ -101,7 +101,7 @@ LAZY_IMPORTS = {
     "surfaces/hooks/handlers.py: tether.index.background": "only when a background index must finish",
     "surfaces/hooks/handlers.py: tether.files.paths": "only events that name files resolve them",
     "surfaces/hooks/handlers.py: tether.errors": "with tether.files.paths: only events that name files",
-    "surfaces/hooks/handlers.py: json": "only a push prints JSON; silence prints nothing",
+    "surfaces/hooks/handlers.py: json": "only a push prints JSON and only Stop reads a recall's result; silence neither",
     "surfaces/hooks/handlers.py: tether.settings": "only a push reads the floor override",
     "surfaces/hooks/handlers.py: pathlib": "only a push that names files builds paths",
     "surfaces/hooks/handlers.py: tether.index.code_index": "only a push resolves anchors",

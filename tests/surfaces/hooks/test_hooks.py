@@ -19,6 +19,8 @@ from hooktools import (
     run_hook,
 )
 
+from tether.usage import ledger
+
 SESSION = "0b7c2f4e-5d1a-4e8b-9c3d-2a6f8e1b4c70"
 
 
@@ -41,6 +43,15 @@ def sessions_dir(tether_home):
 def usage(tether_home) -> list[dict]:
     logs = list(tether_home.glob("state/*/usage.jsonl"))
     return [json.loads(line) for log in logs for line in log.read_text().splitlines()]
+
+
+def credits(tether_home) -> list[dict]:
+    return [e for e in usage(tether_home) if e["event"] == "credit"]
+
+
+def recalled(repo, *ids: str, session: str = SESSION) -> None:
+    """The session's MCP recall showed these memories: logged as the server logs it."""
+    ledger.record(repo.path, "recall", ids, session)
 
 
 def edit(repo, env, rel: str, fixture: str = "post_tool_use_edit.json", session: str = SESSION):
@@ -91,22 +102,34 @@ def test_hooks_json_matches_only_edit_tools_for_post_tool_use():
 
 
 # -- Stop: citation crediting ------------------------------------------------------------------
-def test_stop_credits_exactly_the_memories_anchored_to_edited_files_and_prints_nothing(repo, billing, env, tether_home):
+def test_stop_credits_the_surfaced_memories_anchored_to_edited_files_and_prints_nothing(
+    repo, billing, env, tether_home
+):
+    recalled(repo, billing["total"], billing["tax"], billing["backoff"])
+    recalled(repo, billing["backoff"], session="another-session")
     assert edit(repo, env, "src/billing.py").returncode == 0
     edit(repo, env, "src/billing.py")  # the same file twice is one credit each
     proc = stop(repo, env)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
-    (event,) = usage(tether_home)
+    (event,) = credits(tether_home)
     assert event["event"] == "credit" and event["session"] == SESSION
     assert sorted(event["ids"]) == sorted([billing["total"], billing["tax"]])
     assert event["prompt_id"] == "6d1f9a0e-2b7c-4c55-9b1e-0f3a2d4c8e71"
 
 
 def test_stop_consumes_the_edit_log_so_the_next_turn_starts_clean(repo, billing, env, tether_home):
+    recalled(repo, billing["backoff"])
     edit(repo, env, "src/retry.py")
     stop(repo, env)
     stop(repo, env)
-    assert [e["ids"] for e in usage(tether_home)] == [[billing["backoff"]]]
+    assert [e["ids"] for e in credits(tether_home)] == [[billing["backoff"]]]
+
+
+def test_stop_never_credits_an_edited_files_memory_the_session_did_not_surface(repo, billing, env, tether_home):
+    recalled(repo, billing["backoff"], session="another-session")  # surfaced, but to someone else
+    edit(repo, env, "src/retry.py")
+    stop(repo, env)
+    assert credits(tether_home) == []
 
 
 def test_stop_credits_from_the_transcript_when_no_edit_was_logged(repo, billing, env, tether_home, tmp_path):
@@ -116,10 +139,11 @@ def test_stop_credits_from_the_transcript_when_no_edit_was_logged(repo, billing,
     transcript.write_text(
         text.replace("{repo}", str(repo.path)).replace("{session}", SESSION).replace("{final}", final)
     )
+    recalled(repo, billing["total"], billing["tax"], billing["backoff"])
     proc = stop(repo, env, message=final, transcript=str(transcript))
     assert (proc.returncode, proc.stdout) == (0, b"")
     # the earlier turn edited src/retry.py: only this turn's edits (src/billing.py) count
-    (event,) = usage(tether_home)
+    (event,) = credits(tether_home)
     assert sorted(event["ids"]) == sorted([billing["total"], billing["tax"]])
 
 
@@ -189,6 +213,7 @@ def test_pre_compact_empties_the_dedup_window_of_ignored_pushes(repo, billing, e
 
 # -- the same handlers through the CLI ---------------------------------------------------------
 def test_tether_hook_cli_runs_the_same_handlers(repo, billing, env, tether_home):
+    recalled(repo, billing["backoff"])
     data = payload(
         "post_tool_use_edit.json",
         session=SESSION,
@@ -208,7 +233,7 @@ def test_tether_hook_cli_runs_the_same_handlers(repo, billing, env, tether_home)
         input=payload("stop.json", session=SESSION, repo=str(repo.path), transcript="", message="ok"),
     )
     assert (proc.returncode, proc.stdout) == (0, b"")
-    assert [e["ids"] for e in usage(tether_home)] == [[billing["backoff"]]]
+    assert [e["ids"] for e in credits(tether_home)] == [[billing["backoff"]]]
 
 
 def test_tether_status_counts_memories_stale_and_quarantined(repo, billing):
@@ -253,3 +278,40 @@ def test_a_hook_run_in_process_never_imports_mcp_or_tree_sitter(repo, billing, t
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode()
     assert "tether-memory" in out and out.strip().endswith("IMPORTED []")
+
+
+def test_stop_credits_what_this_turns_mcp_recall_showed_when_its_file_is_edited(
+    repo, billing, env, tether_home, tmp_path
+):
+    """Claude Code gives MCP servers no session id: the transcript's recall result is what joins them."""
+
+    def line(kind: str, uuid: str, content) -> str:
+        role = "assistant" if kind == "assistant" else "user"
+        return json.dumps(
+            {"type": kind, "uuid": uuid, "sessionId": SESSION, "message": {"role": role, "content": content}}
+        )
+
+    result = json.dumps({"data": {"items": [{"id": billing["total"]}], "stale": [{"id": billing["tax"]}]}, "meta": {}})
+    edit_input = {"file_path": str(repo.path / "src/billing.py"), "old_string": "a", "new_string": "b"}
+    transcript = tmp_path / "transcript.jsonl"
+    transcript.write_text(
+        "\n".join(
+            [
+                line("user", "u1", "Make invoice_total skip zero-quantity lines"),
+                line(
+                    "assistant", "a1", [{"type": "tool_use", "id": "t1", "name": RECALL_TOOL, "input": {"task": "x"}}]
+                ),
+                line(
+                    "user",
+                    "u2",
+                    [{"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": result}]}],
+                ),
+                line("assistant", "a2", [{"type": "tool_use", "id": "t2", "name": "Edit", "input": edit_input}]),
+                line("user", "u3", [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]),
+            ]
+        )
+        + "\n"
+    )
+    assert stop(repo, env, transcript=str(transcript)).returncode == 0
+    # total was current in the recall; tax was listed stale (not served as current): not credited
+    assert [e["ids"] for e in credits(tether_home)] == [[billing["total"]]]

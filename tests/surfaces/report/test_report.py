@@ -429,3 +429,13 @@ def test_map_counts_distinct_memories_and_folds_single_child_directories():
         ("y.py", 1, "active"),
     ]
     assert (readme["name"], readme["dir"], readme["worst"]) == ("README.md", False, "invalidated")
+
+
+def test_the_page_explains_every_lifecycle_reason():
+    from where import PACKAGE
+
+    from tether.lifecycle.status import Reason
+
+    template = (PACKAGE / "surfaces" / "report" / "template.html").read_text(encoding="utf-8")
+    table = template.split("const REASONS = {", 1)[1].split("};", 1)[0]
+    assert [r.value for r in Reason if f"{r.value}:" not in table] == []

@@ -19,7 +19,9 @@ def register(add: Add) -> None:
     s.add_argument("--summary", help="one-line summary (default: the first sentence)")
     s.add_argument("--evidence", metavar="CMD", help="the command that verifies this memory")
     s.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
-    s.add_argument("--verified", action="store_true", help="the fact was verified (higher base confidence)")
+    s.add_argument(
+        "--verified", action="store_true", help="verified by the --evidence command (higher base confidence)"
+    )
     s.add_argument("--force", action="store_true", help="store even if a near-duplicate exists")
     s.set_defaults(handler=remember)
 
@@ -82,8 +84,11 @@ def reanchor(args) -> Result:
     if not args.id:
         raise InvalidInput("reanchor needs a memory id (or --outdated)")
     m = t.reanchor(args.id, args.anchor)
-    anchors = ", ".join(a.spec() for a in m.anchors)
-    return Result(envelope(memory_view(m), t.freshness()), f"reanchored {m.short_id} -> {anchors}")
+    lines = [f"reanchored {m.short_id}"]
+    for what, was, now in t.anchor_changes:
+        lines.append(f"  {what:<8} {was}" + (f" -> {now}" if what == "rebound" and now != was else ""))
+    data = dict(memory_view(m), changes=[{"change": w, "was": a, "now": b} for w, a, b in t.anchor_changes])
+    return Result(envelope(data, t.freshness()), "\n".join(lines))
 
 
 def supersede(args) -> Result:

@@ -41,7 +41,8 @@ def check(args) -> Result:
     counts = staleness(verdicts)
     bad = list(checked.quarantined)
     links = list(checked.link_problems)
-    code = 1 if args.strict and (counts["stale"] or counts["invalidated"] or bad or links) else 0
+    # a quarantined file is a memory no one can read: always a failure; the rest fails under --strict
+    code = 1 if bad or (args.strict and (counts["stale"] or counts["invalidated"] or links)) else 0
     data = [verdict_view(v) for v in verdicts]
     env = envelope(
         data,
@@ -63,15 +64,16 @@ def ls(args) -> Result:
     r = t.resolver(with_diff=False)
     verdicts = [r.memory(m) for m in mems]
     r.flush()
-    rows = []
+    rows, data = [], []
     for v in verdicts:
         m = v.memory
         live = m.live and m.id not in superseded
         status = v.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
         anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
         rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
+        # a closed memory's status is what closed it: its anchors still say how its code stands
+        data.append(dict(verdict_view(v), status=status, live=live))
     text = "\n".join(rows) if rows else "no memories yet: tether remember TEXT --anchor path::Symbol"
-    data = [dict(verdict_view(v), live=v.memory.live and v.memory.id not in superseded) for v in verdicts]
     return Result(
         envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text
     )

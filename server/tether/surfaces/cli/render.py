@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tether.anchor.locator import locator
-from tether.lifecycle.resolve import Verdict
 from tether.lifecycle.status import LIVE, Status
+from tether.lifecycle.verdicts import Verdict
 from tether.store.files import Quarantined
 from tether.store.memory import Memory
 from tether.surfaces.cli.terminal import one_line
@@ -47,6 +47,8 @@ def verdict_block(v: Verdict, diff: bool = True) -> str:
         lines[0] += f"  ({v.reason})"
     if m.evidence and v.status != Status.ACTIVE:
         detail.append(f"    re-verify with: {m.evidence.get('command')}")
+    if v.status != Status.ACTIVE and m.filename:
+        detail.append(f"    memory file: {one_line(m.filename)}")
     return "\n".join(lines + detail)
 
 

@@ -13,7 +13,7 @@ from tether.anchor.locator import locator
 from tether.lifecycle.status import Status
 from tether.recall.text import token_count
 from tether.surfaces.hooks.budget import sweep_deadline
-from tether.surfaces.hooks.payload import EDIT_TOOLS, HookInput
+from tether.surfaces.hooks.payload import EDIT_TOOLS, HookInput, session_key
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def stop(inp: HookInput, root: Path) -> str:
         return ""
     from tether.surfaces.hooks import push, session, transcript
     from tether.surfaces.hooks.scoring import PushIndex
-    from tether.usage import ledger
+    from tether.usage import events, ledger
 
     turn = transcript.last_turn(inp.transcript_path)
     edited = session.take_edits(root, inp.session_id)
@@ -78,7 +78,15 @@ def stop(inp: HookInput, root: Path) -> str:
     used = [i for u in turn.tool_uses for i in _used_ids(u.input)]
     idx = PushIndex(root)
     try:
-        ids = idx.on_paths(edited) + cited(idx.by_prefix(), texts, used)
+        # an edit is evidence of use only for a memory this session surfaced (pushed or recalled)
+        # and anchored to the edited file; a citation is evidence on its own
+        on_edited = idx.on_paths(edited)
+        if on_edited:
+            shown = events.surfaced(root, inp.session_id, lambda logged: session_key(logged) == inp.session_id)
+            shown.update(session.load(root, inp.session_id).window)  # pushed, in any turn
+            shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
+            on_edited = [i for i in on_edited if i in shown]
+        ids = on_edited + cited(idx.by_prefix(), texts, used)
     finally:
         idx.close()
     ids = list(dict.fromkeys(ids))
@@ -101,6 +109,19 @@ def cited(by_prefix: dict[str, list[str]], texts: list[str], used: list[str]) ->
         if len(hits) == 1:
             out.append(hits[0])
     return out
+
+
+def _recalled(result: str | None) -> list[str]:
+    """The current items of an MCP recall's result, as the transcript holds it (Claude Code gives
+    its MCP servers no session id, so the usage log cannot join their recalls to this session)."""
+    import json
+
+    try:
+        data = json.loads(result or "null")
+        items = data["data"]["items"] if isinstance(data, dict) else []
+        return [i["id"] for i in items if isinstance(i, dict) and isinstance(i.get("id"), str)]
+    except (ValueError, RecursionError, KeyError, TypeError):
+        return []
 
 
 def _input_paths(inp: dict) -> list[str]:
@@ -184,7 +205,7 @@ def user_prompt_submit(inp: HookInput, root: str | Path) -> str:
     idx = PushIndex(root)
     try:
         candidates = idx.candidates(inp.prompt)
-        named = named_files(idx.anchored(), inp.prompt, root) if mentions_path(inp.prompt) else {}
+        named = named_files(idx.anchored(), inp.prompt, root, inp.cwd) if mentions_path(inp.prompt) else {}
         bar = floor()
         if not named and (not candidates or candidates[0][1] < bar):
             return ""  # the resting state: no session state to read or write
@@ -224,7 +245,7 @@ class _Probe:
 
     def is_active(self, memory_id: str) -> bool:
         m = self.idx.read(memory_id)
-        if m is None or not m.live:
+        if m is None or not m.in_force():
             return False
         v = self._r().memory(m)
         self.verdicts[memory_id] = v

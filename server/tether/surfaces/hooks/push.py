@@ -79,7 +79,7 @@ def decide(
                 return mid, score
         return None
 
-    above = [c for c in candidates[:1] if c[1] >= floor and c[1] >= DOMINANCE * runner_up(candidates)]
+    above = [c for c in candidates[:1] if c[1] > floor and c[1] >= DOMINANCE * runner_up(candidates)]  # above, not at
     hit = first_active(above)
     if hit:
         return Decision(hit[0], hit[1], "floor", checked=tuple(checked))

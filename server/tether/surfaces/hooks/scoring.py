@@ -12,6 +12,8 @@ in one place.
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
 
 from tether.recall.search import open_index
@@ -109,21 +111,41 @@ def push_score(c) -> float:
     return round(c.text * c.coverage, 4)
 
 
-def named_files(anchored: dict[str, list[str]], prompt: str, root: str | Path) -> dict[str, list[str]]:
-    """Anchored files the prompt names (whole path, or a unique path suffix such as `invoice.py`)."""
+def named_files(
+    anchored: dict[str, list[str]], prompt: str, root: str | Path, cwd: str | None = None
+) -> dict[str, list[str]]:
+    """Anchored files the prompt names: a path read against the prompt's `cwd` (as the user typed it
+    there), else against the root, else a unique path suffix such as `invoice.py` (under `cwd` first).
+    A path outside the repository (`../x.ts`, `/etc/x.conf`) names nothing."""
     out: dict[str, list[str]] = {}
-    root_s = str(root).rstrip("/") + "/"
+    root_s = os.path.realpath(os.fspath(root)).rstrip("/") + "/"
+    here = ""
+    if cwd:
+        real = os.path.realpath(cwd).rstrip("/") + "/"
+        here = real[len(root_s) :].rstrip("/") if real.startswith(root_s) else ""
     for token in _PATHISH.findall(prompt[:MAX_PROMPT_CHARS]):
-        token = token[len(root_s) :] if token.startswith(root_s) else token.strip("./")
-        if not token:
-            continue
-        if token in anchored:
-            out.setdefault(token, anchored[token])
-            continue
-        suffix = "/" + token
-        hits = [p for p in anchored if p.endswith(suffix)]
-        if len(hits) == 1:  # an ambiguous suffix names nothing for sure: no bypass
-            out.setdefault(hits[0], anchored[hits[0]])
+        if token.endswith(".") and not token.endswith(".."):
+            token = token.rstrip(".")  # the end of a sentence, not of the path
+        if token.startswith("/"):
+            rel = os.path.realpath(token)
+            if not rel.startswith(root_s):
+                continue  # an absolute path outside the repository
+            tries = [rel[len(root_s) :]]
+        else:
+            tries = [posixpath.normpath(posixpath.join(here, token)), posixpath.normpath(token)] if here else []
+            tries = tries or [posixpath.normpath(token)]
+        tries = [t for t in dict.fromkeys(tries) if t != "." and t != ".." and not t.startswith("../")]
+        if not tries:
+            continue  # escapes the repository
+        hit = next((t for t in tries if t in anchored), None)
+        if hit is None:
+            suffix = "/" + tries[-1].removeprefix("./")
+            hits = [p for p in anchored if p.endswith(suffix) or p == tries[-1]]
+            under = [p for p in hits if here and p.startswith(here + "/")]
+            hits = under if len(under) == 1 else hits
+            hit = hits[0] if len(hits) == 1 else None  # an ambiguous suffix names nothing for sure: no bypass
+        if hit is not None:
+            out.setdefault(hit, anchored[hit])
     return out
 
 

@@ -2,7 +2,7 @@
 
 Stop carries no list of tools used or files edited (ARCHITECTURE.md, "The hooks"), so this is the fallback
 source: every `tool_use` of the turn (deduplicated by id: one assistant message can be spread
-over several lines) and the assistant's text. Line types tether does not know are ignored; a
+over several lines) with the text of its result, and the assistant's text. Line types tether does not know are ignored; a
 transcript that is missing or unreadable is an empty turn.
 """
 
@@ -25,6 +25,7 @@ class ToolUse:
     id: str
     name: str
     input: dict
+    result: str | None = None  # the tool_result's text, when the transcript holds it
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ def last_turn(path: str | None) -> Turn:
     if not path:
         return Turn()
     uses: dict[str, ToolUse] = {}
+    results: dict[str, str] = {}
     texts: list[str] = []
     try:
         for line in _lines_backwards(path):
@@ -50,6 +52,9 @@ def last_turn(path: str | None) -> Turn:
                 continue
             if _is_user_prompt(d):
                 break
+            if d.get("type") == "user":
+                results.update(_tool_results(d))
+                continue
             if d.get("type") != "assistant":
                 continue
             content = (d.get("message") or {}).get("content") if isinstance(d.get("message"), dict) else None
@@ -66,7 +71,24 @@ def last_turn(path: str | None) -> Turn:
                     texts.append(block["text"])
     except OSError:
         return Turn()
-    return Turn(tuple(reversed(list(uses.values()))), tuple(reversed(texts)))
+    done = [u if u.id not in results else ToolUse(u.id, u.name, u.input, results[u.id]) for u in uses.values()]
+    return Turn(tuple(reversed(done)), tuple(reversed(texts)))
+
+
+def _tool_results(d: dict) -> dict[str, str]:
+    """tool_use id -> the text of its result, from a user line carrying results back to the model."""
+    msg = d.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else None
+    out = {}
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        body = block.get("content")
+        if isinstance(body, list):
+            body = "".join(b["text"] for b in body if isinstance(b, dict) and isinstance(b.get("text"), str))
+        if isinstance(block.get("tool_use_id"), str) and isinstance(body, str):
+            out[block["tool_use_id"]] = body
+    return out
 
 
 def _is_user_prompt(d: dict) -> bool:

@@ -64,12 +64,14 @@ class AnchorNow(_Open):
 class RecallItem(_Open):
     id: str
     kind: str
+    source: Literal["explicit", "verified"] = Field(description="verified: a command re-checked it")
     summary: str | None = Field(None, description="absent when the body opens with it")
     body: str | None = Field(None, description="absent when it only repeats the summary")
     truncated: bool | None = Field(None, description="the body is a preview or was left out to fit the budget")
     anchors: list[AnchorNow]
     confidence: float
     matched: list[str] | None = Field(None, description="task terms found verbatim in the body")
+    conflicts: list[str] | None = Field(None, description="ids of current memories this one may contradict")
 
 
 class StaleItem(RecallItem):
@@ -101,7 +103,7 @@ class MemoryData(_Open):
 class Conflict(_Open):
     id: str
     summary: str
-    reason: str = Field(description="number_differs or negation_differs")
+    reason: str = Field(description="number_differs, negation_differs or order_differs")
     similarity: float
 
 

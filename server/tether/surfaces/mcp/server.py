@@ -26,7 +26,8 @@ from tether.surfaces.mcp.transport import serve_stdio
 
 INSTRUCTIONS = """\
 tether is this repository's memory: what earlier sessions learned, each memory anchored to the code \
-it is about and re-verified against the working tree on every read.
+it is about and re-verified against the working tree on every read. Memories are files under \
+`.tether/memories/`, committed with the code: the team shares them through git.
 
 1. Before you read or change code for a task, call `recall` with the task in your own words and the \
 files you expect to touch. `items` are current: their anchors matched the code just now. `stale` \

@@ -166,12 +166,14 @@ def reanchor(
 ) -> Annotated[CallToolResult, M.ReanchorResult]:
     """Re-bind a stale memory to the code as it is now, when its meaning survived the edit (the
     memory still holds for the new code). Without anchors each one is re-bound where it resolves
-    now; pass anchors when the code moved somewhere tether cannot follow."""
+    now; pass anchors when the code moved somewhere tether cannot follow: each replaces the anchor it
+    names (same file, or same symbol), the others are kept; `changes` says which."""
 
     def go(t) -> dict:
         m = t.reanchor(id, anchors or ())
         v = t.verdict(m.id)
-        return envelope(verdict_view(v, body=True), t.freshness(), **staleness([v]))
+        changes = [{"change": w, "was": a, "now": b} for w, a, b in t.anchor_changes]
+        return envelope(dict(verdict_view(v, body=True), changes=changes), t.freshness(), **staleness([v]))
 
     return _session(ctx).run(go)
 

@@ -22,8 +22,8 @@ from typing import Any
 from tether import __version__
 from tether.files.output import write_output
 from tether.files.paths import state_dir
-from tether.lifecycle.resolve import Verdict
 from tether.lifecycle.status import LIVE, Status
+from tether.lifecycle.verdicts import Verdict
 from tether.lifecycle.views import anchor_view, quarantine_view
 from tether.store.links import superseded as superseded_ids
 from tether.store.memory import KINDS, Memory
