@@ -16,7 +16,7 @@ from tether.index import db
 from tether.index.code_index import CodeIndex
 from tether.lifecycle.binding import bind
 from tether.lifecycle.formats import upgrade
-from tether.lifecycle.resolve import MAX_SNIPPET, Resolver
+from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET, Resolver
 from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.verdicts import Verdict
 from tether.recall import answer
@@ -65,6 +65,7 @@ class Tether:
         self._memindex: MemoryIndex | None = None
         self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote
         self.anchor_changes: list[tuple[str, str, str | None]] = []  # the last `reanchor`'s, see merge_anchors
+        self.warnings: list[str] = []  # what the last `remember` stored but a reader should know
 
     # -- plumbing -----------------------------------------------------------------------------
     @property
@@ -262,6 +263,13 @@ class Tether:
                 m = m.evolve(links={**m.links, "contradicts": said})
             written = self.store.write(m)
         self._keep_snippets(bound)
+        r = self.resolver(with_diff=False)
+        self.warnings = [
+            f"{a.spec()} says too little to be followed if it moves or is renamed (under "
+            f"{LOW_ENTROPY_BITS:.0f} bits): it will then read stale low_entropy until you reanchor it"
+            for a in written.anchors
+            if r.too_trivial_to_follow(a)
+        ]
         return written
 
     def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:

@@ -280,6 +280,10 @@ def credits(world: World, ids: dict[str, str]) -> dict[str, int]:
 
 def test_the_turn_whose_edit_touched_an_anchored_file_credits_its_memories_once(edit_session):
     p = edit_session
-    # the turn recalled src/billing.py's two memories, then edited it; the retry one is on another file
-    assert credits(p.world, p.ids) == {"total": 1, "tax": 1, "backoff": 0}
+    # the turn recalled with src/billing.py in play, then edited it: what the recall returned current
+    # is credited once (a memory on the file it did not show is not); the retry one is on another file
+    (recalled,) = p.world.model.results_for(RECALL)
+    shown = {i["id"] for i in envelope_of(recalled)["data"]["items"]}
+    assert p.ids["total"] in shown and p.ids["backoff"] not in shown
+    assert credits(p.world, p.ids) == {name: int(i in shown) for name, i in p.ids.items()}
     assert p.world.hook_failures() == []

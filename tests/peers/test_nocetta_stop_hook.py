@@ -1,11 +1,13 @@
-"""Nocetta's Stop-hook crediting (src/recall/stop-hook.ts; Nocetta ships no test file for it, so each scenario
-here is one sentence of its contract), re-typed against tether's real hooks: UserPromptSubmit, PostToolUse and
-Stop run as hooks/hooks.json spells them, with real Claude Code payloads and transcripts, in a real git
-repository. A credit is what lands in the per-machine usage log.
+"""Nocetta's Stop-hook crediting, re-typed against tether's real hooks: UserPromptSubmit, PostToolUse and Stop
+run as hooks/hooks.json spells them, with real Claude Code payloads and transcripts, in a real git repository.
+A credit is what lands in the per-machine usage log.
 
-Nocetta's rule: a memory is credited ("acked") when it was surfaced this session (a recall or a push) AND it
-is anchored to a file the turn edited; or when the agent cites it (`used_ids`). Never by fuzzy text, and the
-hook never prints anything.
+Peer: test/recall/recall.test.ts › runStopHook (four cases; an independent reader found them, an earlier port
+said there were none) and src/recall/stop-hook.ts for the rest of its contract. Nocetta acks a memory a recall
+surfaced (its recall log; it does not count its own injections) AND anchored to a file the turn edited.
+tether's rule is a superset, and its own where the docstring says "tether:": a push of this session also
+surfaces, and a citation by id (or `used_ids`) credits without an edit. Never by fuzzy text; the hook never
+prints anything.
 """
 
 from __future__ import annotations
@@ -125,7 +127,7 @@ def transcript(tmp_path, repo, *assistant_blocks: dict) -> str:
 
 # -- surfaced ∩ edited --------------------------------------------------------------------------
 def test_a_surfaced_memory_on_an_edited_file_is_credited(repo, billing, env, tether_home):
-    """nocetta src/recall/stop-hook.ts › runStopHook › a memory surfaced by some recall AND anchored to a file the agent
+    """nocetta test/recall/recall.test.ts › runStopHook › acks a surfaced memory whose anchored file was edited this turn: a memory surfaced AND anchored to a file the agent
     edited this turn was load-bearing for that edit: record an ack (the edited path arrives absolute)"""
     assert billing["backoff"][:8].encode() in push(repo, env, BACKOFF)
     edit(repo, env, str(repo.path / "src/retry.py"))
@@ -134,7 +136,7 @@ def test_a_surfaced_memory_on_an_edited_file_is_credited(repo, billing, env, tet
 
 
 def test_an_edited_files_memory_the_session_never_surfaced_is_not_credited(repo, billing, env, tether_home):
-    """nocetta src/recall/stop-hook.ts › runStopHook › only surfaced ∩ edited-its-anchored-file is evidence of use; an
+    """nocetta test/recall/recall.test.ts › runStopHook › credits nothing when the memory was never surfaced: only surfaced ∩ edited is evidence of use; an
     edit alone is not (nothing surfaced: acked [])"""
     edit(repo, env, str(repo.path / "src/retry.py"))
     stop(repo, env)
@@ -142,7 +144,7 @@ def test_an_edited_files_memory_the_session_never_surfaced_is_not_credited(repo,
 
 
 def test_of_two_memories_on_the_edited_file_only_the_surfaced_one_is_credited(repo, billing, env, tether_home):
-    """nocetta src/recall/stop-hook.ts › runStopHook › nodes().filter(surfaced.has(id) && anchored to an edited file):
+    """nocetta test/recall/recall.test.ts › runStopHook › credits nothing when the edited file has no surfaced memory (src/recall/stop-hook.ts: nodes().filter(surfaced.has(id) && anchored to an edited file)):
     the unsurfaced neighbour on the same file is not credited"""
     assert billing["total"][:8].encode() in push(repo, env, RELATED)
     edit(repo, env, str(repo.path / "src/billing.py"))
@@ -153,7 +155,7 @@ def test_of_two_memories_on_the_edited_file_only_the_surfaced_one_is_credited(re
 def test_a_memory_surfaced_by_an_mcp_recall_of_the_session_is_credited_when_its_file_is_edited(
     repo, billing, env, tether_home, tmp_path
 ):
-    """nocetta src/recall/stop-hook.ts › surfacedIds › every id a recall returned (the recall log) counts as surfaced,
+    """nocetta src/recall/stop-hook.ts › surfacedIds › every id a recall returned (the recall log) counts as surfaced (tether: a push too),
     not only pushes"""
     from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -189,14 +191,14 @@ def test_a_surfaced_memory_whose_file_was_not_edited_is_not_credited(repo, billi
 
 
 def test_a_memory_cited_by_id_is_credited(repo, billing, env, tether_home):
-    """nocetta src/recall/stop-hook.ts › citation: the agent names the memory it used (Nocetta's used_ids) — an ack
+    """tether: a citation — the agent names the memory it used (not a Nocetta case: Nocetta acks only surfaced ∩ edited) — an ack
     without any edit"""
     stop(repo, env, message=f"I kept the 30 s cap, as tether:{billing['backoff'][:8]} says.")
     assert credits(tether_home) == [[billing["backoff"]]]
 
 
 def test_a_memory_acknowledged_through_used_ids_is_credited(repo, billing, env, tether_home, tmp_path):
-    """nocetta src/recall/stop-hook.ts › used_ids: a later search acknowledges the memories the agent used"""
+    """tether: `used_ids` on a later tool call acknowledges the memories the agent used (not a Nocetta case)"""
     t = transcript(
         tmp_path,
         repo,
@@ -213,7 +215,7 @@ def test_a_memory_acknowledged_through_used_ids_is_credited(repo, billing, env, 
 
 
 def test_a_turn_that_edited_nothing_and_cited_nothing_credits_nothing(repo, billing, env, tether_home):
-    """nocetta src/recall/stop-hook.ts › runStopHook › editedFiles.size === 0: acked [] (and nothing is written)"""
+    """nocetta test/recall/recall.test.ts › runStopHook › no-ops on a turn that edited nothing: acked [] (and nothing is written)"""
     push(repo, env, BACKOFF)
     stop(repo, env, message="Here is an explanation, with a hash deadbeef and no memory in it.")
     assert credits(tether_home) == []

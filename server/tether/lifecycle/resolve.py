@@ -171,21 +171,21 @@ class Resolver:
                 Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, a.symbol, a.discriminator, candidates=specs
             )
         path, s = kept or hits[0]
+        if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
+            return Resolution(
+                Status.STALE,
+                Reason.LOW_ENTROPY,
+                a.path,
+                a.symbol,
+                a.discriminator,
+                candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
+            )
         if kept is None and self._stood_there(path, s.qualname, commit):
             # an identical body that stood there when the memory was written is a twin, not where the
             # anchored code went: the anchored code is gone
             return Resolution(
                 Status.INVALIDATED,
                 Reason.ANCHOR_DELETED,
-                a.path,
-                a.symbol,
-                a.discriminator,
-                candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
-            )
-        if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
-            return Resolution(
-                Status.STALE,
-                Reason.LOW_ENTROPY,
                 a.path,
                 a.symbol,
                 a.discriminator,
@@ -227,6 +227,14 @@ class Resolver:
             return Resolution(Status.STALE, Reason.LOW_ENTROPY, a.path, candidates=(hits[0].path,))
         self.index.remember_follow(a, hits[0].path, None, None)
         return Resolution(Status.ACTIVE, None, hits[0].path, followed=True)
+
+    def too_trivial_to_follow(self, a: Anchor) -> bool:
+        """Whether the anchored body says too little to be followed if it moves (under the floor:
+        a move or rename of it will read `low_entropy`, never re-pointed). Asked at write time."""
+        if a.type == "file":
+            return self._file_bits(a.path) < FILE_LOW_ENTROPY_BITS
+        here = [s for s in self.index.symbols(a.path, a.symbol) if s.hash == a.hash]
+        return bool(here) and self._symbol_bits(a.path, here[0]) < LOW_ENTROPY_BITS
 
     # -- helpers ----------------------------------------------------------------------------
     def _symbol_bits(self, path: str, s: Symbol) -> float:

@@ -344,3 +344,14 @@ def test_reanchor_with_an_anchor_rebinds_only_the_one_it_names(billing):
     text = billing.run("reanchor", mid, "--anchor", "src/refunds.py::refund").stdout
     assert "rebound  src/refunds.py::refund" in text and "kept     src/billing.py::Billing.charge" in text
     assert billing.check()[mid]["status"] == "active"
+
+
+def test_remember_warns_when_an_anchor_is_too_trivial_to_follow(billing):
+    """Issue 21: a memory on `return self._x` is stored, but it can never follow a move or rename; say so."""
+    billing.write("src/flags.py", "class Flags:\n    def debug(self):\n        return self._debug\n")
+    billing.commit("flags")
+    out = billing.json("remember", "Debug is read per request, never cached.", "--anchor", "src/flags.py::Flags.debug")
+    assert [w.split(" says too little")[0] for w in out["data"]["warnings"]] == ["src/flags.py::Flags.debug"]
+    text = billing.run("remember", "Charges add the fee on top.", "--anchor", "src/billing.py::Billing.charge").stdout
+    assert "warning" not in text
+    assert billing.json("ls")["data"]  # both stored

@@ -67,7 +67,8 @@ def remember(args) -> Result:
     anchors = ", ".join(a.spec() for a in m.anchors)
     text = f"remembered {m.short_id} ({m.kind}) -> {anchors}"
     text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in t.conflicts)
-    data = dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts])
+    text += "".join(f"\n  warning: {w}" for w in t.warnings)
+    data = dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
     return Result(envelope(data, t.freshness()), text)
 
 

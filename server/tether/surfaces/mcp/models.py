@@ -109,6 +109,9 @@ class Conflict(_Open):
 
 class RememberData(MemoryData):
     conflicts: list[Conflict] = Field(description="current memories on the same topic that this one may contradict")
+    warnings: list[str] = Field(
+        default_factory=list, description="stored, but worth knowing (an anchor too trivial to follow)"
+    )
 
 
 class RememberResult(_Open):

@@ -125,7 +125,8 @@ def remember(
 
     def go(t) -> dict:
         m = t.remember(body, anchors, kind=kind, summary=summary, evidence=evidence, tags=tags or (), force=force)
-        return envelope(dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts]), t.freshness())
+        data = dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
+        return envelope(data, t.freshness())
 
     return _session(ctx).run(go)
 
