@@ -3,32 +3,30 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from tether.anchor.spec import parse_spec
 from tether.errors import Conflict, Duplicate, InvalidInput, NotFound
 from tether.files.paths import cache_dir, find_root, repo_relative
 from tether.index import db
 from tether.index.code_index import CodeIndex
-from tether.lifecycle.binding import bind
+from tether.lifecycle.binding import bind_all
+from tether.lifecycle.diff import head_commit
 from tether.lifecycle.formats import upgrade
+from tether.lifecycle.rebind import merge_anchors
 from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET, Resolver
 from tether.lifecycle.status import Reason, Status
-from tether.lifecycle.verdicts import Verdict
+from tether.lifecycle.verdicts import LinkProblem, Verdict
 from tether.recall import answer
-from tether.recall.overlap import Overlap, assess, neighbours
+from tether.recall.overlap import Overlap, anchor_keys, assess, neighbours
 from tether.recall.search import MemoryIndex
 from tether.store import links, transfer
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
 from tether.store.files import Quarantined, Store
 from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time
 from tether.store.validate import (
-    MAX_ANCHORS,
-    MAX_SPEC_CHARS,
     MAX_SUMMARY_CHARS,
     check_body,
     check_evidence,
@@ -37,16 +35,6 @@ from tether.store.validate import (
     check_summary,
     check_tags,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class LinkProblem:
-    memory_id: str
-    problem: str  # supersede_cycle | missing_link
-    message: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.memory_id, "problem": self.problem, "message": self.message}
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,20 +163,7 @@ class Tether:
 
     # -- writing ------------------------------------------------------------------------------
     def bind_all(self, specs: Iterable[str]) -> list[tuple[Anchor, str]]:
-        specs = list(specs)
-        if not specs:
-            raise InvalidInput("at least one anchor is required: a memory is anchored to the code it describes")
-        if len(specs) > MAX_ANCHORS or any(len(s) > MAX_SPEC_CHARS for s in specs):
-            raise InvalidInput(f"at most {MAX_ANCHORS} anchors of at most {MAX_SPEC_CHARS} characters each")
-        out = [bind(self.index, self.root, parse_spec(s), self.cwd) for s in specs]
-        seen = set()
-        unique = []
-        for a, text in out:
-            key = (a.type, a.path, a.symbol, a.discriminator)
-            if key not in seen:
-                seen.add(key)
-                unique.append((a, text))
-        return unique
+        return bind_all(self.index, self.root, specs, self.cwd)
 
     def remember(
         self,
@@ -237,7 +212,7 @@ class Tether:
             source=source,
             confidence=BASE_CONFIDENCE[source],
             evidence={"command": evidence} if evidence else None,
-            commit=self.head(),
+            commit=head_commit(self.root),
             tags=tags,
             links=dict(links or {}),
         )
@@ -257,9 +232,12 @@ class Tether:
                     existing=old.id,
                     similarity=round(duplicate.similarity, 2),
                 )
-            if self.conflicts:  # recorded with the memory, so every reader (and recall) sees both sides
+            # recorded with the memory, so every reader (and recall) sees both sides: only a conflict on
+            # a shared anchor, the strong case; the others are reported to the writer and not kept
+            shared = [c.memory.id for c in self.conflicts if anchor_keys(c.memory) & anchor_keys(m)]
+            if shared:
                 said = list(m.links.get("contradicts", []))
-                said += [c.memory.id for c in self.conflicts if c.memory.id not in said]
+                said += [i for i in shared if i not in said]
                 m = m.evolve(links={**m.links, "contradicts": said})
             written = self.store.write(m)
         self._keep_snippets(bound)
@@ -290,7 +268,8 @@ class Tether:
                 bound = self.bind_all(self._current_specs(m))
             new = [a for a, _ in bound]
             if anchors:
-                new, self.anchor_changes = merge_anchors(m.anchors, new)
+                now = self.resolver(with_diff=False).memory(m).anchors
+                new, self.anchor_changes = merge_anchors(now, new)
             else:
                 self.anchor_changes = [("rebound", a.spec(), b.spec()) for a, b in zip(m.anchors, new)]
             written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso()))
@@ -361,21 +340,6 @@ class Tether:
         return self.index.sweep()
 
     # -- helpers ------------------------------------------------------------------------------
-    def head(self) -> str | None:
-        if not (self.root / ".git").exists():
-            return None
-        try:
-            out = subprocess.run(
-                ["git", "rev-parse", "--verify", "-q", "HEAD"],
-                cwd=self.root,
-                capture_output=True,
-                text=True,
-                timeout=10,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return out.stdout.strip() or None
-
     def refuse_secrets(self, **fields: str | None) -> None:
         """Raise SecretDetected naming the first credential-looking span of `fields`, never its text."""
         from tether.store.secrets import refuse  # writes only: compiling the rules costs ~40 ms
@@ -430,43 +394,3 @@ def _under(path: str, prefix: str) -> bool:
 
 
 __all__ = ["Tether", "Checked", "parse_time"]
-
-
-def merge_anchors(old: Iterable[Anchor], given: list[Anchor]) -> tuple[list[Anchor], list[tuple[str, str, str | None]]]:
-    """The anchors after a `reanchor --anchor`: each given anchor replaces the stored one it names
-    (the same kind and locator; else the same kind and symbol elsewhere: it moved; else the only one
-    of its kind in that file: it was renamed), or is added; the others are kept as they are.
-    Returns them with what changed: ("rebound" | "kept" | "added", stored spec, new spec or None)."""
-    old = tuple(old)
-    if len(old) == 1 and len(given) == 1:
-        return list(given), [("rebound", old[0].spec(), given[0].spec())]  # one anchor: it moves
-    left = list(given)
-
-    def named(a: Anchor) -> Anchor | None:
-        same_file = [o for o in old if (o.type, o.path) == (a.type, a.path)]
-        for g in left:
-            if (g.type, g.path, g.symbol) == (a.type, a.path, a.symbol):
-                return g
-        for g in left:
-            if a.type != "file" and (g.type, g.symbol) == (a.type, a.symbol):
-                return g
-        for g in left:
-            if (g.type, g.path) == (a.type, a.path) and len(same_file) == 1:
-                return g
-        return None
-
-    out: list[Anchor] = []
-    changes: list[tuple[str, str, str | None]] = []
-    for a in old:
-        match = named(a)
-        if match is None:
-            out.append(a)
-            changes.append(("kept", a.spec(), None))
-        else:
-            left.remove(match)
-            out.append(match)
-            changes.append(("rebound", a.spec(), match.spec()))
-    for g in left:
-        out.append(g)
-        changes.append(("added", g.spec(), g.spec()))
-    return out, changes

@@ -539,3 +539,55 @@ def test_recall_marks_both_sides_of_a_conflict(scanner):
     second = _ok(scanner, "the nightly export writes the customer id into col9 of the sheet", "src/export.php")["id"]
     items = {i["id"]: i for i in recall(scanner, "which column of the sheet holds the customer id")["data"]["items"]}
     assert (items[first]["conflicts"], items[second]["conflicts"]) == ([second], [first])
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        (
+            "Header padding in the layout is enabled for the export report.",
+            "Header padding in the layout is disabled for the export report.",
+        ),
+        (
+            "The flag strict_mode is true in prod for the export report.",
+            "The flag strict_mode is false in prod for the export report.",
+        ),
+        (
+            "The layout hook must run before pool sizing during startup.",
+            "The layout hook must run after pool sizing during startup.",
+        ),
+        (
+            "Retries wait 2 seconds between attempts in the export job.",
+            "Retries wait 2 minutes between attempts in the export job.",
+        ),
+    ],
+)
+def test_an_opposite_word_is_a_correction_not_a_duplicate(scanner, first, second):
+    """Red team of issue 21 (after limpet's a_negated_correction_is_stored_and_surfaced_as_a_conflict): a claim that
+    swaps a word for its opposite is stored and flagged, never refused as a duplicate."""
+    a = _ok(scanner, first, "src/export.php")["id"]
+    code, out = remember_json(scanner, second, "src/export.php")
+    assert code == 0, out
+    assert [(c["id"], c["reason"]) for c in out["data"]["conflicts"]] == [(a, "negation_differs")]
+
+
+@pytest.mark.parametrize(
+    "first, second", [("The export writes 1000 rows per batch.", "The export writes 1,000 rows per batch.")]
+)
+def test_the_same_number_spelled_another_way_is_a_duplicate(scanner, first, second):
+    """Red team of issue 21: 1000 and 1,000 are one value: a restatement, refused as a duplicate."""
+    _ok(scanner, first, "src/export.php")
+    assert scanner.error("remember", second, "--anchor", "src/export.php")["code"] == "duplicate"
+
+
+def test_a_future_dated_memory_does_not_crowd_out_current_ones(cache):
+    """Red team of issue 21: a hidden future-dated memory still set the relative relevance floor, so the
+    current matches under it were all dropped (omitted as relevance_floor)."""
+    hidden = cache.remember("sqlite over flat files for FTS5 search of the cache entries, chosen in 2024", "cache.py")
+    shown = cache.remember("cache entries are searched through FTS5", "cache.py", kind="decision")
+    path = next(p for p in (cache.path / ".tether" / "memories").iterdir() if hidden[:8] in p.name)
+    text = path.read_text()
+    start = text.index('"valid_from": "') + len('"valid_from": "')
+    path.write_text(text[:start] + "2999-01-01T00:00:00Z" + text[text.index('"', start) :])
+    items = cache.json("recall", "sqlite over flat files for FTS5 search of the cache entries")["data"]["items"]
+    assert [i["id"] for i in items] == [shown]

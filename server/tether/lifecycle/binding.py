@@ -14,7 +14,7 @@ from tether.anchor.extract import CONFIG_KIND_NAMES
 from tether.anchor.locator import locator
 from tether.anchor.markdown import match_sections
 from tether.anchor.model import Symbol
-from tether.anchor.spec import AnchorSpec
+from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import (
     AnchorAmbiguous,
     AnchorUnresolved,
@@ -30,6 +30,7 @@ from tether.files.paths import repo_relative
 from tether.files.private import credential_file
 from tether.index.code_index import CodeIndex
 from tether.store.memory import Anchor
+from tether.store.validate import MAX_ANCHORS, MAX_SPEC_CHARS
 
 _SKIPPED = {
     "binary": (BinaryFile, "is a binary file: anchor the whole file instead ({path})"),
@@ -73,6 +74,19 @@ def near_names(wanted: str, names: Iterable[str], limit: int = 5) -> list[str]:
 
 def typeable(spec_type: str, path: str, s: Symbol, twins: bool) -> str:
     return locator(spec_type, path, s.qualname, (s.discriminator or "") if twins else None)
+
+
+def bind_all(index: CodeIndex, root: Path, specs: Iterable[str], cwd: str | None = None) -> list[tuple[Anchor, str]]:
+    """Each typed spec bound now (`bind`), in order, once each: a memory's anchors."""
+    specs = list(specs)
+    if not specs:
+        raise InvalidInput("at least one anchor is required: a memory is anchored to the code it describes")
+    if len(specs) > MAX_ANCHORS or any(len(s) > MAX_SPEC_CHARS for s in specs):
+        raise InvalidInput(f"at most {MAX_ANCHORS} anchors of at most {MAX_SPEC_CHARS} characters each")
+    unique: dict[tuple, tuple[Anchor, str]] = {}
+    for a, text in (bind(index, root, parse_spec(s), cwd) for s in specs):
+        unique.setdefault((a.type, a.path, a.symbol, a.discriminator), (a, text))
+    return list(unique.values())
 
 
 def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None) -> tuple[Anchor, str]:

@@ -10,10 +10,12 @@ MAX_DIFF_LINES = 40
 
 
 # difflib is imported where it is used: a push hook that finds its memory active never diffs.
-def compact_diff(old: str, new: str) -> str:
+def compact_diff(old: str, new: str, align: bool = True) -> str:
+    """A unified diff of then and now, cut at MAX_DIFF_LINES. `align`: the texts are symbols, whose
+    first line starts at the symbol's column (a whole file is compared as it is)."""
     import difflib
 
-    a, b = _aligned(old.splitlines(), new.splitlines())
+    a, b = _aligned(old.splitlines(), new.splitlines()) if align else (old.splitlines(), new.splitlines())
     lines = list(difflib.unified_diff(a, b, "then", "now", n=1, lineterm=""))
     if len(lines) > MAX_DIFF_LINES:
         rest = len(lines) - MAX_DIFF_LINES
@@ -103,3 +105,18 @@ def names_at(root: Path, rev: str, path: str) -> set[str]:
     from tether.anchor.extract import analyze
 
     return {s.qualname for s in analyze(path, data).symbols}
+
+
+def head_commit(root: Path) -> str | None:
+    """The commit HEAD names, or None outside git (a memory records it: later diffs read it)."""
+    if not (root / ".git").exists():
+        return None
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None

@@ -206,7 +206,7 @@ class Resolver:
                 old = self._old_text(a, commit)
                 new = self.index.read_text(a.path)
                 if old is not None and new is not None:
-                    diff = compact_diff(old, new)
+                    diff = compact_diff(old, new, align=False)
             return Resolution(Status.STALE, Reason.FILE_EDITED, a.path, diff=diff)
         moved: FileRow | Resolution | None  # a followed file's row, then the resolution of a move
         for path, _, _ in self.index.follow(a):
@@ -356,7 +356,7 @@ class Resolver:
         new = self.index.read_text(path) if found[0].skipped != "binary" else None
         if not self._resembles(a, new):
             return None
-        diff = compact_diff(self._old_text(a, None) or "", new or "") if self.with_diff else None
+        diff = compact_diff(self._old_text(a, None) or "", new or "", align=False) if self.with_diff else None
         return Resolution(Status.STALE, Reason.FILE_EDITED, path, followed=True, diff=diff)
 
     def _sweep(self) -> None:

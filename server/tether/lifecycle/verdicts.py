@@ -59,3 +59,15 @@ def combine(results: list[Resolution]) -> tuple[Status, Reason | None]:
     if any(r.status == Status.INVALIDATED for r in results):
         return Status.STALE, Reason.ANCHOR_LOST
     return Status.STALE, next(r.reason for r in results if r.status == Status.STALE)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkProblem:
+    """A broken link between memory files: `supersede_cycle` or `missing_link`."""
+
+    memory_id: str
+    problem: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.memory_id, "problem": self.problem, "message": self.message}

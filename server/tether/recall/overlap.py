@@ -20,6 +20,31 @@ TOPIC_SIMILARITY = 0.5
 SAME_ORDER = 0.5  # Dice over consecutive term pairs: below it the same words say something else
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z_])")
 _IN_WORD = re.compile(r"\b(?=\w*\d)(?=\w*[^\W\d_])\w+\b")  # col10, v2, utf8: a number inside a word
+_WITH_UNIT = re.compile(r"^(\d+(?:\.\d+)?)(?:ms|s|m|h|d|k|kb|mb|gb|x|px|%)$")  # 30s, 2kb: the number
+# Words whose opposite in the other text makes the same words another claim (enabled / disabled).
+OPPOSITES = tuple(
+    frozenset(pair)
+    for pair in (
+        ("enabled", "disabled"),
+        ("enable", "disable"),
+        ("true", "false"),
+        ("before", "after"),
+        ("min", "max"),
+        ("minimum", "maximum"),
+        ("increase", "decrease"),
+        ("sync", "async"),
+        ("allow", "deny"),
+        ("allowed", "denied"),
+        ("always", "never"),
+        ("above", "below"),
+        ("inclusive", "exclusive"),
+        ("ascending", "descending"),
+        ("seconds", "minutes"),
+        ("minutes", "hours"),
+        ("seconds", "hours"),
+        ("milliseconds", "seconds"),
+    )
+)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|can't|won't|don't|doesn't|isn't|aren't|"
     r"wasn't|weren't|shouldn't|mustn't|didn't|hasn't|haven't)\b",
@@ -49,8 +74,26 @@ def _topic(text: str) -> set[str]:
 
 
 def numbers(text: str) -> set[str]:
-    """The numbers a text states, standalone (leading zeros dropped) or inside a word."""
-    return {n.lstrip("0") or "0" for n in _NUMBER.findall(text)} | {w.lower() for w in _IN_WORD.findall(text)}
+    """The numbers a text states: standalone (1,000 and 1000, 30.0 and 30 alike), with a unit (30s
+    is 30), or inside a word (col10)."""
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    out = {_number(n) for n in _NUMBER.findall(text)}
+    for w in _IN_WORD.findall(text):
+        unit = _WITH_UNIT.match(w.lower())
+        out.add(_number(unit.group(1)) if unit else w.lower())
+    return out
+
+
+def _number(n: str) -> str:
+    if "." in n:
+        n = n.rstrip("0").rstrip(".")
+    return n.lstrip("0") or "0"
+
+
+def opposed(a: str, b: str) -> bool:
+    """Whether one text says a word whose opposite the other says instead (enabled / disabled)."""
+    x, y = set(re.findall(r"[a-z]+", a.lower())), set(re.findall(r"[a-z]+", b.lower()))
+    return any(len(pair & x) == 1 and len(pair & y) == 1 and pair & x != pair & y for pair in OPPOSITES)
 
 
 def negated(text: str) -> bool:
@@ -79,7 +122,7 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(zip(seq, seq[1:]))
 
 
-def _anchor_keys(m: Memory) -> set[tuple]:
+def anchor_keys(m: Memory) -> set[tuple]:
     return {(a.type, a.path, a.symbol, a.discriminator) for a in m.anchors}
 
 
@@ -87,7 +130,7 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
     """The near-duplicate on a shared anchor (if any) and the possible conflicts, most similar first."""
     text = f"{new.summary}\n{new.body}"
     nums, neg = numbers(text), negated(text)
-    keys = _anchor_keys(new)
+    keys = anchor_keys(new)
     duplicate: Overlap | None = None
     conflicts: list[Overlap] = []
     for old in existing:
@@ -100,11 +143,11 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
         old_nums = numbers(old_text)
         if nums and old_nums and nums != old_nums:
             conflicts.append(Overlap(old, sim, "number_differs"))
-        elif neg != negated(old_text):
+        elif neg != negated(old_text) or opposed(text, old_text):
             conflicts.append(Overlap(old, sim, "negation_differs"))
         elif sim >= DUPLICATE_SIMILARITY and order_similarity(new.body, old.body) < SAME_ORDER:
             conflicts.append(Overlap(old, sim, "order_differs"))
-        elif sim >= DUPLICATE_SIMILARITY and keys & _anchor_keys(old):
+        elif sim >= DUPLICATE_SIMILARITY and keys & anchor_keys(old):
             if duplicate is None or sim > duplicate.similarity:
                 duplicate = Overlap(old, sim, "duplicate")
     conflicts.sort(key=lambda o: -o.similarity)

@@ -27,6 +27,7 @@ from tether.index.worker import RACY_NS, change_stamp
 from tether.recall.ranking import Candidate, Search, rank, tips
 from tether.recall.rows import WEIGHTS, close_superseded, drop, insert, parent_dir
 from tether.recall.text import terms, unique
+from tether.store.links import CLOCK_SKEW_S
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 POOL = 50  # text matches re-scored per query: ten times what an answer holds
 MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add up to at most this
-_CURRENT = "m.closed_ts IS NULL"
+_CURRENT = "m.closed_ts IS NULL AND m.valid_from_ts <= ?"  # a future valid_from is not current yet
 MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
 
@@ -236,7 +237,9 @@ class MemoryIndex:
         """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
         if (
             where == _CURRENT
-            and not self.conn.execute("SELECT 1 FROM mems WHERE closed_ts IS NOT NULL LIMIT 1").fetchone()
+            and not self.conn.execute(
+                "SELECT 1 FROM mems WHERE closed_ts IS NOT NULL OR valid_from_ts > ? LIMIT 1", args[:1]
+            ).fetchone()
         ):
             return self.conn.execute("SELECT count(*) FROM mem_fts WHERE mem_fts MATCH ?", (match,)).fetchone()[0]
         return self.conn.execute(
@@ -268,7 +271,7 @@ class MemoryIndex:
     def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
         args: tuple
         if as_of is None:
-            where, args = _CURRENT, ()
+            where, args = _CURRENT, (time.time() + CLOCK_SKEW_S,)
         else:
             where, args = "m.valid_from_ts <= ? AND (m.closed_ts IS NULL OR m.closed_ts > ?)", (as_of, as_of)
         kinds = list(kinds or ())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 
+CLOCK_SKEW_S = 300  # a time this far ahead of the clock is another machine's skew; further is a lie
 LINK_KINDS = ("supersedes", "superseded_by", "contradicts", "supports")
 
 

@@ -14,6 +14,7 @@ from tether.errors import StoreCorrupt
 from tether.files.private import private_path
 from tether.files.read import Unreadable, read_regular_file
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
+from tether.store.links import CLOCK_SKEW_S
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ FENCE = "---"
 # A memory holds at most 16,000 characters of body (validate.MAX_BODY_CHARS), at most 64 KB in
 # UTF-8, plus its front matter: a file past this was not written by tether and is not parsed.
 MAX_FILE_BYTES = 256 * 1024
-CLOCK_SKEW_S = 300  # a time this far ahead of the clock is another machine's skew; further is a lie
 
 
 @dataclass(frozen=True, slots=True)

@@ -355,3 +355,77 @@ def test_remember_warns_when_an_anchor_is_too_trivial_to_follow(billing):
     text = billing.run("remember", "Charges add the fee on top.", "--anchor", "src/billing.py::Billing.charge").stdout
     assert "warning" not in text
     assert billing.json("ls")["data"]  # both stored
+
+
+def test_a_file_anchor_diff_shows_an_appended_line_as_one_added_line(repo):
+    """Red team, issue 21: a line appended to a whole-file anchor showed as the whole file re-indented."""
+    repo.write("m.py", "def f(a):\n    if a:\n        return 1\n    return 2\n")
+    repo.commit("m")
+    mid = repo.remember("m.py is generated; regenerate it with make gen, never edit by hand.", "m.py")
+    repo.write("m.py", "def f(a):\n    if a:\n        return 1\n    return 2\n# extra\n")
+    diff = repo.check()[mid]["anchors"][0]["diff"].splitlines()
+    assert [d for d in diff if d[:1] in "+-" and not d.startswith(("+++", "---"))] == ["+# extra"]
+
+
+def test_reanchor_rebinds_the_lost_anchor_not_a_live_namesake(repo):
+    """Red team of issue 21: with `a.py::run` alive and `b.py::run` moved to `c.py` and rewritten,
+    `--anchor c.py::run` re-bound the live a.py one and kept the dead one."""
+    repo.write(
+        "a.py", "def run(jobs):\n    done = [j.execute(timeout=5, retries=2) for j in jobs]\n    return sorted(done)\n"
+    )
+    repo.write("b.py", "def run(tasks):\n    pending = {t.id: t for t in tasks}\n    return len(pending) * 3\n")
+    repo.commit("runs")
+    mid = repo.remember(
+        "Both run functions stay single-threaded: the job runner is not reentrant.", "a.py::run", "b.py::run"
+    )
+    repo.git("mv", "b.py", "c.py")
+    repo.write("c.py", "def run(tasks, pool=None):\n    queue = list(tasks)\n    return len(queue) + len(pool or [])\n")
+    out = repo.json("reanchor", mid, "--anchor", "c.py::run")
+    assert [(c["change"], c["was"], c["now"]) for c in out["data"]["changes"]] == [
+        ("kept", "a.py::run", None),
+        ("rebound", "b.py::run", "c.py::run"),
+    ]
+    assert repo.check()[mid]["status"] == "active"
+
+
+def test_reanchor_to_the_new_name_of_a_renamed_anchor_rebinds_it(billing):
+    """Red team of issue 21: naming where a followed rename went added a duplicate anchor instead."""
+    billing.write(
+        "src/svc.py",
+        "class Service:\n    def fetch(self, k):\n        return self.db.get(k, default=None)\n\n    def store(self, k, v):\n        self.db.put(k, v, durable=True)\n        return v\n",
+    )
+    billing.commit("svc")
+    mid = billing.remember(
+        "fetch and store share one durable db handle.", "src/svc.py::Service.fetch", "src/svc.py::Service.store"
+    )
+    billing.write(
+        "src/svc.py",
+        "class Service:\n    def fetch(self, k):\n        return self.db.get(k, default=None)\n\n    def save(self, k, v):\n        self.db.put(k, v, durable=True, sync=True)\n        return v\n",
+    )
+    out = billing.json("reanchor", mid, "--anchor", "src/svc.py::Service.save")
+    assert [(c["change"], c["was"]) for c in out["data"]["changes"]] == [
+        ("kept", "src/svc.py::Service.fetch"),
+        ("rebound", "src/svc.py::Service.store"),
+    ]
+    assert [a["symbol"] for a in out["data"]["anchors"]] == ["Service.fetch", "Service.save"]
+
+
+def test_reanchor_refuses_a_spec_that_names_none_of_the_anchors(billing):
+    billing.write("src/refunds.py", "def refund(cents):\n    return -max(30, cents * 29 // 1000)\n")
+    billing.commit("refunds")
+    mid = billing.remember(
+        "Fees and refunds share the floor.", "src/billing.py::Billing.charge", "src/refunds.py::refund"
+    )
+    before = billing.memory_files()
+    err = billing.error("reanchor", mid, "--anchor", "src/refunds.py")
+    assert err["code"] == "invalid_input" and "names none of the memory's anchors" in err["message"]
+    assert billing.memory_files() == before
+
+
+def test_supersede_reports_the_conflicts_it_records(billing):
+    """Red team of issue 21: supersede recorded `links.contradicts` but told nobody."""
+    a = billing.remember("The fee floor is 30 cents for card charges.", "src/billing.py::Billing.charge")
+    b = billing.remember("Refunds never return the card fee.", "src/billing.py::Billing.charge")
+    out = billing.json("supersede", b, "The fee floor is 35 cents for card charges.")
+    assert [(c["id"], c["reason"]) for c in out["data"]["conflicts"]] == [(a, "number_differs")]
+    assert out["data"]["current"]["links"]["contradicts"] == [a]

@@ -95,8 +95,12 @@ def reanchor(args) -> Result:
 def supersede(args) -> Result:
     t = repository(args)
     old, new = t.supersede(args.id, text_argument(args.text), args.reason, args.kind, args.anchor)
-    data = {"superseded": memory_view(old), "current": memory_view(new)}
-    return Result(envelope(data, t.freshness()), f"superseded {old.short_id} by {new.short_id}")
+    conflicts = [c.to_dict() for c in t.conflicts]
+    data = {"superseded": memory_view(old), "current": memory_view(new), "conflicts": conflicts, "warnings": t.warnings}
+    text = f"superseded {old.short_id} by {new.short_id}"
+    text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in t.conflicts)
+    text += "".join(f"\n  warning: {w}" for w in t.warnings)
+    return Result(envelope(data, t.freshness()), text)
 
 
 def retire(args) -> Result:

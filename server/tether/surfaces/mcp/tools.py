@@ -191,7 +191,9 @@ def supersede(
 
     def go(t) -> dict:
         old, new = t.supersede(id, body, reason)
-        return envelope({"superseded": memory_view(old), "current": memory_view(new)}, t.freshness())
+        data: dict[str, Any] = {"superseded": memory_view(old), "current": memory_view(new)}
+        data.update(conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
+        return envelope(data, t.freshness())
 
     return _session(ctx).run(go)
 
