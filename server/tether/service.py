@@ -250,6 +250,10 @@ class Tether:
         ]
         return written
 
+    def notes(self) -> dict[str, list]:
+        """What the last `remember` (or `supersede`) found beside what it wrote, for every surface."""
+        return {"conflicts": [c.to_dict() for c in self.conflicts], "warnings": list(self.warnings)}
+
     def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:
         """The current memory `m` would duplicate (same anchor), and those it may contradict."""
         self.memindex.sync()

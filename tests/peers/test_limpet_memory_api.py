@@ -523,10 +523,7 @@ def test_a_memory_valid_only_from_a_future_date_is_not_served_as_current(cache):
     """limpet SPEC.md (bitemporal validity: a belief is current from valid_from): a committed memory whose
     valid_from lies in the future is not listed, recalled or checked as current until then."""
     mid = cache.remember("chose sqlite over flat files for FTS5 search", "cache.py", kind="decision")
-    path = next(p for p in (cache.path / ".tether" / "memories").iterdir() if mid[:8] in p.name)
-    text = path.read_text()
-    start = text.index('"valid_from": "') + len('"valid_from": "')
-    path.write_text(text[:start] + "2999-01-01T00:00:00Z" + text[text.index('"', start) :])
+    _valid_from(cache, mid, "2999-01-01T00:00:00Z")
     assert [m["id"] for m in cache.json("ls")["data"]] == []
     assert cache.json("recall", "why sqlite over flat files for search")["data"]["items"] == []
     assert mid not in cache.check()
@@ -585,9 +582,14 @@ def test_a_future_dated_memory_does_not_crowd_out_current_ones(cache):
     current matches under it were all dropped (omitted as relevance_floor)."""
     hidden = cache.remember("sqlite over flat files for FTS5 search of the cache entries, chosen in 2024", "cache.py")
     shown = cache.remember("cache entries are searched through FTS5", "cache.py", kind="decision")
-    path = next(p for p in (cache.path / ".tether" / "memories").iterdir() if hidden[:8] in p.name)
-    text = path.read_text()
-    start = text.index('"valid_from": "') + len('"valid_from": "')
-    path.write_text(text[:start] + "2999-01-01T00:00:00Z" + text[text.index('"', start) :])
+    _valid_from(cache, hidden, "2999-01-01T00:00:00Z")
     items = cache.json("recall", "sqlite over flat files for FTS5 search of the cache entries")["data"]["items"]
     assert [i["id"] for i in items] == [shown]
+
+
+def _valid_from(repo: Repo, mid: str, when: str) -> None:
+    """Hand-edit a memory file's valid_from, as anyone committing to the store can."""
+    path = next(p for p in (repo.path / ".tether" / "memories").iterdir() if mid[:8] in p.name)
+    text = path.read_text()
+    start = text.index('"valid_from": "') + len('"valid_from": "')
+    path.write_text(text[:start] + when + text[text.index('"', start) :])

@@ -97,14 +97,27 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     return None
 
 
-def names_at(root: Path, rev: str, path: str) -> set[str]:
-    """Qualified names `path` had at `rev`; empty if it did not exist then."""
+_NAMES_AT: dict[tuple[str, str, str], frozenset[str]] = {}  # a commit's file never changes: kept per process
+MAX_NAMES_AT = 512
+
+
+def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
+    """Qualified names `path` had at `rev`; empty if it did not exist then (or git could not say:
+    that answer is not kept, so a passing failure is asked again). One check asks it of the same
+    file and commit for each lost anchor, and a long-lived MCP server for every call."""
+    key = (str(root), rev, path)
+    if key in _NAMES_AT:
+        return _NAMES_AT[key]
     data = _git_show(root, rev, path)
     if data is None:
-        return set()
+        return frozenset()
     from tether.anchor.extract import analyze
 
-    return {s.qualname for s in analyze(path, data).symbols}
+    names = frozenset(s.qualname for s in analyze(path, data).symbols)
+    if len(_NAMES_AT) >= MAX_NAMES_AT:
+        _NAMES_AT.clear()
+    _NAMES_AT[key] = names
+    return names
 
 
 def head_commit(root: Path) -> str | None:

@@ -83,8 +83,6 @@ class Memory:
         if not self.live:
             return False
         now = time.time() if now is None else now
-        if self.valid_from[:4] < time.strftime("%Y", time.gmtime(now)):  # cheap: an earlier year
-            return True
         try:
             return parse_time(self.valid_from).timestamp() <= now + CLOCK_SKEW_S
         except ValueError:

@@ -114,11 +114,10 @@ def read(root: Path) -> list[UsageEvent]:
     return list(iter_events(log_path(root)))
 
 
-def surfaced(root: Path, session: str, same: Callable[[str], bool] | None = None) -> set[str]:
-    """Every memory id a push or a recall of `session` showed the agent (`same(logged)`: whether a
-    logged session id is this one, for callers that key sessions their own way)."""
-    match = same or session.__eq__
-    return {i for e in read(root) if e.event in SURFACING and e.session and match(e.session) for i in e.ids}
+def surfaced(root: Path, same: Callable[[str], bool]) -> set[str]:
+    """Every memory id a push or a recall showed the agent in the session `same(logged id)` names
+    (callers key sessions their own way: the hooks hash odd ids)."""
+    return {i for e in read(root) if e.event in SURFACING and e.session and same(e.session) for i in e.ids}
 
 
 def iter_events(path: Path) -> Iterator[UsageEvent]:

@@ -66,9 +66,8 @@ def remember(args) -> Result:
     )
     anchors = ", ".join(a.spec() for a in m.anchors)
     text = f"remembered {m.short_id} ({m.kind}) -> {anchors}"
-    text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in t.conflicts)
-    text += "".join(f"\n  warning: {w}" for w in t.warnings)
-    data = dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
+    text += _noted(t)
+    data = dict(memory_view(m), **t.notes())
     return Result(envelope(data, t.freshness()), text)
 
 
@@ -95,11 +94,8 @@ def reanchor(args) -> Result:
 def supersede(args) -> Result:
     t = repository(args)
     old, new = t.supersede(args.id, text_argument(args.text), args.reason, args.kind, args.anchor)
-    conflicts = [c.to_dict() for c in t.conflicts]
-    data = {"superseded": memory_view(old), "current": memory_view(new), "conflicts": conflicts, "warnings": t.warnings}
-    text = f"superseded {old.short_id} by {new.short_id}"
-    text += "".join(f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in t.conflicts)
-    text += "".join(f"\n  warning: {w}" for w in t.warnings)
+    data = {"superseded": memory_view(old), "current": memory_view(new), **t.notes()}
+    text = f"superseded {old.short_id} by {new.short_id}" + _noted(t)
     return Result(envelope(data, t.freshness()), text)
 
 
@@ -107,3 +103,9 @@ def retire(args) -> Result:
     t = repository(args)
     m = t.retire(args.id, args.reason)
     return Result(envelope(memory_view(m), t.freshness()), f"retired {m.short_id}: {m.retired_reason}")
+
+
+def _noted(t) -> str:
+    """The lines that follow a write: what it may contradict, and what to know about its anchors."""
+    lines = [f"\n  possible conflict ({c.reason}): {c.memory.short_id}  {c.memory.summary}" for c in t.conflicts]
+    return "".join(lines + [f"\n  warning: {w}" for w in t.warnings])

@@ -81,9 +81,10 @@ def stop(inp: HookInput, root: Path) -> str:
         # an edit is evidence of use only for a memory this session surfaced (pushed or recalled)
         # and anchored to the edited file; a citation is evidence on its own
         on_edited = idx.on_paths(edited)
+        state = session.load(root, inp.session_id)
         if on_edited:
-            shown = events.surfaced(root, inp.session_id, lambda logged: session_key(logged) == inp.session_id)
-            shown.update(session.load(root, inp.session_id).window)  # pushed, in any turn
+            shown = events.surfaced(root, lambda logged: session_key(logged) == inp.session_id)
+            shown.update(state.window)  # pushed, in any turn since the last compaction
             shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
             on_edited = [i for i in on_edited if i in shown]
         ids = on_edited + cited(idx.by_prefix(), texts, used)
@@ -92,7 +93,6 @@ def stop(inp: HookInput, root: Path) -> str:
     ids = list(dict.fromkeys(ids))
     if ids:
         ledger.record(root, "credit", ids, inp.session_id, prompt_id=inp.prompt_id)
-        state = session.load(root, inp.session_id)
         new = push.after_credit(state, ids)
         if new is not state:
             session.save(root, inp.session_id, new)

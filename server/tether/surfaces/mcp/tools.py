@@ -125,7 +125,7 @@ def remember(
 
     def go(t) -> dict:
         m = t.remember(body, anchors, kind=kind, summary=summary, evidence=evidence, tags=tags or (), force=force)
-        data = dict(memory_view(m), conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
+        data = dict(memory_view(m), **t.notes())
         return envelope(data, t.freshness())
 
     return _session(ctx).run(go)
@@ -191,8 +191,7 @@ def supersede(
 
     def go(t) -> dict:
         old, new = t.supersede(id, body, reason)
-        data: dict[str, Any] = {"superseded": memory_view(old), "current": memory_view(new)}
-        data.update(conflicts=[c.to_dict() for c in t.conflicts], warnings=t.warnings)
+        data = {"superseded": memory_view(old), "current": memory_view(new), **t.notes()}
         return envelope(data, t.freshness())
 
     return _session(ctx).run(go)
