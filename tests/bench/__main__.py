@@ -26,6 +26,7 @@ BENCHMARKS = [
     "check_scaling",
     "hook_latency",
     "recall_quality",
+    "recall_history",
     "recall_latency",
     "push_floor",
     "token_receipts",

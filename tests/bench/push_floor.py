@@ -32,7 +32,7 @@ MARGIN = 1.10
 
 def score_all(root: Path, ids: dict[str, str], prompts: list[str]) -> list[tuple[str | None, float]]:
     """The top candidate (memory key) and its push score, per prompt; 0 unless it beats the
-    runner-up by push.DOMINANCE (the hook pushes only a clear winner)."""
+    runner-up by push.DOMINANCE and the full ranking agrees (the hook pushes only a clear winner)."""
     from tether.surfaces.hooks.push import DOMINANCE, runner_up
     from tether.surfaces.hooks.scoring import PushIndex
 
@@ -41,7 +41,7 @@ def score_all(root: Path, ids: dict[str, str], prompts: list[str]) -> list[tuple
         out = []
         for p in prompts:
             found = ix.candidates(p)
-            clear = bool(found) and found[0][1] >= DOMINANCE * runner_up(found)
+            clear = bool(found) and found[0][1] >= DOMINANCE * runner_up(found) and ix.agrees(p, found[0][0])
             out.append((ids.get(found[0][0]), found[0][1]) if clear else (None, 0.0))
         return out
     finally:

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = "17"  # 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "18"  # 18: the anchored code as a memory search field; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -30,9 +30,10 @@ CREATE TABLE IF NOT EXISTS mem_files(
   name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
 CREATE TABLE IF NOT EXISTS mems(
   rid INTEGER PRIMARY KEY, id TEXT, name TEXT, kind TEXT, summary TEXT, confidence REAL, verified_ts REAL,
-  valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT);
+  valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT, ctf TEXT, hashes TEXT, code_pending INTEGER);
 CREATE INDEX IF NOT EXISTS mems_id ON mems(id);
 CREATE INDEX IF NOT EXISTS mems_closed ON mems(closed_ts);
+CREATE INDEX IF NOT EXISTS mems_code_pending ON mems(code_pending);
 CREATE TABLE IF NOT EXISTS mem_paths(path TEXT, dir TEXT, rid INTEGER);
 CREATE INDEX IF NOT EXISTS mem_paths_path ON mem_paths(path);
 CREATE INDEX IF NOT EXISTS mem_paths_dir ON mem_paths(dir);
@@ -44,7 +45,7 @@ CREATE TABLE IF NOT EXISTS mem_contradicts(rid INTEGER, target TEXT);
 CREATE INDEX IF NOT EXISTS mem_contradicts_target ON mem_contradicts(target);
 CREATE INDEX IF NOT EXISTS mem_contradicts_rid ON mem_contradicts(rid);
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_fts USING fts5(
-  summary, body, tags, paths, symbols, tokenize='unicode61 remove_diacritics 2');
+  summary, body, tags, paths, symbols, code, tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 """
 

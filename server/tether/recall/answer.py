@@ -57,6 +57,7 @@ MAX_FILES = 200
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
 MAX_STALE = 3
+FULL_ITEMS = 1  # active items answered with their body; the rest by summary, so an answer stays short
 LONG_BODY = 600  # longer bodies are previewed; the whole memory is one `tether show ID` away
 PREVIEW_CHARS = 280
 MAX_MATCHED = 3
@@ -216,9 +217,12 @@ def _pack(t: Repository, q: Query, active: list, stale: list, matched: int, omit
     # a memory another current one contradicts says so, on both sides: read both before relying on either
     against = t.memindex.contradictions(v.memory.id for _, v in active + stale)
     for key, pairs, forms in (("items", active, _item_forms), ("stale", stale, _stale_forms)):
-        for _, v in pairs:
+        for rank, (_, v) in enumerate(pairs):
             marks = {"conflicts": against[v.memory.id]} if v.memory.id in against else {}
-            for form in (dict(f, **marks) for f in forms(q, v)):
+            shapes = forms(q, v)
+            if key == "items" and rank >= FULL_ITEMS:
+                shapes = [_runner_up(shapes[-1])]  # by summary: `tether show ID` has the rest
+            for form in (dict(f, **marks) for f in shapes):
                 data[key].append(form)
                 if (
                     tokens(build(q.budget, settled=False)) <= q.budget
@@ -281,6 +285,12 @@ def _item_forms(q: Query, v: Verdict) -> list[dict]:
         forms.append({**head, "body": cut, "truncated": True, **tail})
     forms.append({**head, **tail, **({"truncated": True} if body is not None else {})})
     return forms
+
+
+def _runner_up(form: dict) -> dict:
+    """A lower-ranked item in brief: where it is anchored, not the lines or the words it matched."""
+    anchors = [{k: v for k, v in a.items() if k != "lines"} for a in form["anchors"]]
+    return {k: v for k, v in form.items() if k != "matched"} | {"anchors": anchors}
 
 
 def _stale_forms(q: Query, v: Verdict) -> list[dict]:

@@ -12,6 +12,7 @@ import time
 from collections import namedtuple
 from collections.abc import Iterable
 
+from tether.recall.lexicon import ALT_WEIGHT
 from tether.recall.rows import WEIGHTS, parent_dir
 from tether.store.confidence import BASE_CONFIDENCE_TOP, aged
 
@@ -23,6 +24,7 @@ SAME_FILE, SAME_DIR = 2.5, 1.3
 FILE_PRIOR = 0.4  # x SAME_FILE = 1: in the file in play, as good as the best match elsewhere
 # Gotchas and failed attempts are what an agent most needs before it edits: a mild preference.
 KIND_WEIGHT = {"gotcha": 1.15, "failed-attempt": 1.1, "decision": 1.05, "convention": 1.0, "fact": 1.0}
+COVERAGE_BASE = 0.5  # text x (this + coverage): a memory about more of the question ranks higher
 FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the best match
 TOP_BASE = BASE_CONFIDENCE_TOP  # the best a source can give: the prior's scale
 
@@ -53,8 +55,9 @@ def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
     return aged(base, ((now or time.time()) - verified_ts) / 86400)
 
 
-def within_floor(candidates: Iterable[Candidate], ratio: float = FLOOR_RATIO) -> list[Candidate]:
-    """The candidates scoring at least `ratio` of the best one (input is best first)."""
+def within_floor(candidates: Iterable[Candidate], ratio: float | None = None) -> list[Candidate]:
+    """The candidates scoring at least `ratio` (FLOOR_RATIO) of the best one (input is best first)."""
+    ratio = FLOOR_RATIO if ratio is None else ratio
     out: list[Candidate] = []
     for c in candidates:
         if out and c.score < ratio * out[0].score:
@@ -102,36 +105,61 @@ def rank(
     near: dict[int, str],
     dirs: set[str],
     via: dict[int, int] | None = None,
+    alts: dict[str, tuple[float, tuple[tuple[str, float], ...]]] | None = None,
+    code: bool = True,
 ) -> tuple[Candidate, ...]:
+    """`alts`: query term -> (its idf, its lexicon alternates with theirs); an alternate stands in for
+    a term the memory lacks, at ALT_WEIGHT of an exact match, in the score and in coverage.
+    `code`: the anchored code's words count too (the code field)."""
     total_idf = sum(idf.values()) + unseen
+    alts = alts or {}
     now = time.time()
     via = via or {}
+
+    def fields(tf_json: str | None, ctf_json: str | None) -> dict[str, float]:
+        tf = json.loads(tf_json) if tf_json else {}
+        if code and ctf_json:
+            for t, w in json.loads(ctf_json).items():
+                tf[t] = tf.get(t, 0.0) + w
+        return tf
+
     terms_of = {}  # rid -> (dl, tf) of a superseded memory whose words speak for its tip
     if via:
-        for rid, dl, tf_json in conn.execute(
-            f"SELECT rid, dl, tf FROM mems WHERE rid IN ({','.join('?' * len(via))})", tuple(set(via.values()))
+        for rid, dl, tf_json, ctf_json in conn.execute(
+            f"SELECT rid, dl, tf, ctf FROM mems WHERE rid IN ({','.join('?' * len(via))})", tuple(set(via.values()))
         ):
-            terms_of[rid] = (dl, json.loads(tf_json) if tf_json else {})
+            terms_of[rid] = (dl, fields(tf_json, ctf_json))
 
     def match(dl: float | None, tf: dict) -> tuple[float, float]:
-        hits = [(t, tf[t]) for t in idf if t in tf]
         norm = K1 * (1 - B + B * (dl or 0.0) / avgdl)
-        text = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in hits)
-        return text, (sum(idf[t] for t, _ in hits) / total_idf if total_idf else 0.0)
+        text = covered = 0.0
+        for t, w in idf.items():
+            f = tf.get(t)
+            if f:
+                text += w * f * (K1 + 1) / (f + norm)
+                covered += w
+        for t, (w, others) in alts.items():
+            if t in tf:
+                continue
+            best = max((aw * tf[a] * (K1 + 1) / (tf[a] + norm) for a, aw in others if a in tf), default=0.0)
+            if best:
+                text += ALT_WEIGHT * best
+                covered += ALT_WEIGHT * w
+        return text, (covered / total_idf if total_idf else 0.0)
 
     scored = []
-    for rid, mid, name, kind, summary, conf, vts, closed, paths, dl, tf_json in conn.execute(
-        "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf FROM mems "
+    for rid, mid, name, kind, summary, conf, vts, closed, paths, dl, tf_json, ctf_json in conn.execute(
+        "SELECT rid, id, name, kind, summary, confidence, verified_ts, closed_ts, paths, dl, tf, ctf FROM mems "
         f"WHERE rid IN ({','.join('?' * len(rids))})",
         tuple(rids),
     ):
-        text, cov = match(dl, json.loads(tf_json) if tf_json else {})
+        text, cov = match(dl, fields(tf_json, ctf_json))
         if rid in via and via[rid] in terms_of:
             text, cov = max((text, cov), match(*terms_of[via[rid]]))
         prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
         paths = tuple(json.loads(paths))
         where_ = near.get(rid) or ("dir" if dirs and any(parent_dir(p) in dirs for p in paths) else None)
-        scored.append((text * (0.5 + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
+        scored.append((text * (COVERAGE_BASE + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
     top = max((s[0] for s in scored), default=0.0) or 1.0
     out = []
     for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed in scored:

@@ -10,7 +10,7 @@ import posixpath
 import sqlite3
 
 from tether.index.worker import change_stamp
-from tether.recall.text import terms
+from tether.recall.text import code_terms, terms
 from tether.store.links import closed_by_successor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 
     from tether.store.memory import Memory
 
-WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0)  # BM25F column weights: summary, body, tags, paths, symbols
+# BM25F column weights: summary, body, tags, paths, symbols, and the anchored code's own words (its
+# names split, signature, docstring, the names it calls), which bridge a question's vocabulary to the
+# memory's when the two share few words. Calibrated on tests/bench/recall_history.py's training part.
+WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0, 0.5)
+COLUMNS = "summary, body, tags, paths, symbols, code"
 
 
 def _ts(text: str | None) -> float | None:
@@ -67,24 +71,18 @@ def insert(
             ),
         ).lastrowid
         symbols = " ".join(a.symbol or "" for a in m.anchors)
+        hashes = list(dict.fromkeys(a.hash for a in m.anchors if a.hash))
+        code, missing = _code(conn, hashes)
         cols = (
             terms(m.summary),
             terms(m.body),
             terms(" ".join(m.tags)),
             terms(" ".join(paths), path=True),
             terms(symbols),
+            code,
         )
-        conn.execute(
-            "INSERT INTO mem_fts(rowid, summary, body, tags, paths, symbols) VALUES(?,?,?,?,?,?)",
-            (rid, *(" ".join(c) for c in cols)),
-        )
-        tf: dict[str, float] = {}
-        for w, col in zip(WEIGHTS, cols):
-            for term in col:
-                tf[term] = tf.get(term, 0.0) + w
-        conn.execute(
-            "UPDATE mems SET dl=?, tf=? WHERE rid=?", (sum(w * len(c) for w, c in zip(WEIGHTS, cols)), _json(tf), rid)
-        )
+        conn.execute("UPDATE mems SET hashes=?, code_pending=? WHERE rid=?", (_json(hashes), int(missing), rid))
+        _index_text(conn, rid, cols)  # type: ignore[arg-type]  # lastrowid of an INSERT is set
         conn.executemany(
             "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
             [(p, parent_dir(p), rid) for p in paths],
@@ -100,6 +98,69 @@ def insert(
         "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
         (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error),
     )
+
+
+def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...]) -> None:
+    conn.execute(f"INSERT INTO mem_fts(rowid, {COLUMNS}) VALUES(?,?,?,?,?,?,?)", (rid, *(" ".join(c) for c in cols)))
+    tf: dict[str, float] = {}
+    for w, col in zip(WEIGHTS[:-1], cols[:-1]):
+        for term in col:
+            tf[term] = tf.get(term, 0.0) + w
+    # The code field apart (ctf): push-recall, which must be sure, scores the memory's own words only.
+    # It does not lengthen the memory either: a long function is not a less relevant memory.
+    ctf = {term: WEIGHTS[-1] for term in cols[-1]}
+    dl = sum(w * len(c) for w, c in zip(WEIGHTS[:-1], cols[:-1]))
+    conn.execute("UPDATE mems SET dl=?, tf=?, ctf=? WHERE rid=?", (dl, _json(tf), _json(ctf), rid))
+
+
+def _code(conn: sqlite3.Connection, hashes: list[str]) -> tuple[list[str], bool]:
+    """The code field from the anchored text the cache keeps (snippets, by hash), and whether some
+    anchor's text is not there yet (a memory pulled before anything resolved its anchors)."""
+    texts, missing = [], False
+    for h in hashes:
+        row = conn.execute("SELECT text FROM snippets WHERE hash=?", (h,)).fetchone()
+        if row is None:
+            missing = True
+        else:
+            texts.append(row[0])
+    return code_terms(texts), missing
+
+
+def code_due(conn: sqlite3.Connection) -> int | None:
+    """The snippet cache's newest row when memories wait for their code field and the cache has
+    gained snippets since the last look; else None. Read-only: a search asks it every time."""
+    if conn.execute("SELECT 1 FROM mems WHERE code_pending=1 LIMIT 1").fetchone() is None:
+        return None
+    newest = conn.execute("SELECT max(rowid) FROM snippets").fetchone()[0] or 0
+    seen = conn.execute("SELECT value FROM meta WHERE key='code_seen'").fetchone()
+    return None if seen is not None and int(seen[0]) >= newest else newest
+
+
+def fill_code(conn: sqlite3.Connection) -> int:
+    """Give memories indexed before their anchored text was cached their code field (see code_due).
+    Returns how many memories were re-indexed."""
+    newest = code_due(conn)
+    if newest is None:
+        return 0
+    done = 0
+    for rid, hashes_json in conn.execute("SELECT rid, hashes FROM mems WHERE code_pending=1").fetchall():
+        code, missing = _code(conn, json.loads(hashes_json or "[]"))
+        if not code:
+            if not missing:
+                conn.execute("UPDATE mems SET code_pending=0 WHERE rid=?", (rid,))
+            continue
+        row = conn.execute("SELECT summary, body, tags, paths, symbols FROM mem_fts WHERE rowid=?", (rid,)).fetchone()
+        if row is None:
+            continue
+        conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
+        _index_text(conn, rid, (*(col.split() for col in row), code))
+        conn.execute("UPDATE mems SET code_pending=? WHERE rid=?", (int(missing), rid))
+        done += 1
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_seen', ?)", (str(newest),))
+    if done:
+        count, avgdl = conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
+    return done
 
 
 def close_superseded(conn: sqlite3.Connection) -> None:

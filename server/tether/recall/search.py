@@ -24,8 +24,9 @@ from tether.errors import StoreCorrupt
 from tether.files.locate import cache_dir
 from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
+from tether.recall.lexicon import alternates, phrase_terms
 from tether.recall.ranking import Candidate, Search, rank, tips
-from tether.recall.rows import WEIGHTS, close_superseded, drop, insert, parent_dir
+from tether.recall.rows import WEIGHTS, close_superseded, code_due, drop, fill_code, insert, parent_dir
 from tether.recall.text import terms, unique
 from tether.store.links import CLOCK_SKEW_S
 
@@ -177,15 +178,28 @@ class MemoryIndex:
         as_of: float | None = None,
         pool: int = POOL,
         sync: bool = True,
+        expand: bool = True,
     ) -> Search:
-        """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence."""
+        """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence.
+        `expand`: let the lexicon's alternates and the anchored code's words match too (push-recall,
+        which must be sure, does not)."""
         if sync:
             self.sync()
+        if code_due(self.conn) is not None:
+            with db.transaction(self.conn):
+                fill_code(self.conn)
         files = self._rel_files(files)
         where, args = self._filters(kinds, as_of)
-        q, df, n = self._query_terms(task[:MAX_SEARCH_CHARS])
-        idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in q if df.get(t)}
-        unseen = sum(math.log(1 + (n + 0.5) / 0.5) for t in q if not df.get(t))
+        q, df, n, alt = self._query_terms(task[:MAX_SEARCH_CHARS])
+        if not expand:
+            alt = {}
+
+        def idf_of(t: str) -> float:
+            return math.log(1 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))
+
+        idf = {t: idf_of(t) for t in q if df.get(t)}
+        unseen = sum(idf_of(t) for t in q if not df.get(t))
+        alts = {t: (idf_of(t), tuple((a, idf_of(a)) for a in alt[t])) for t in alt}
         known = sorted(idf, key=lambda t: (df[t], q.index(t)))  # rarest first
         rids: dict[int, None] = {}
         matched = 0
@@ -211,6 +225,18 @@ class MemoryIndex:
             matched = len(rids)
             if matched >= pool or len(use) < len(known):
                 matched = self._count(_match(known), where, args)
+        spare = unique([a for t in q for a, _ in alts.get(t, ((), ()))[1]])
+        if spare:
+            # a question in other words: memories matching only the lexicon's alternates join the pool
+            weights = ", ".join(str(w) for w in WEIGHTS)
+            for (rid,) in self.conn.execute(
+                f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
+                f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
+                (_match(spare), *args, pool // 2),
+            ):
+                if rid not in rids:
+                    rids[rid] = None
+                    matched += 1
         # the old belief's words find its successor: a superseded match stands for its current tip
         via = tips(self.conn, _match(use), kinds, pool) if known and as_of is None else {}
         for tip in via:
@@ -231,7 +257,8 @@ class MemoryIndex:
         if not rids:
             return Search((), 0, tuple(q))
         dirs = {parent_dir(f) for f in files}
-        return Search(rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via), matched, tuple(q))
+        ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand)
+        return Search(ranked, matched, tuple(q))
 
     def _count(self, match: str, where: str, args: tuple) -> int:
         """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
@@ -255,18 +282,21 @@ class MemoryIndex:
         count, avgdl = row[0].split()
         return int(count), float(avgdl)
 
-    def _query_terms(self, task: str) -> tuple[list[str], dict[str, int], int]:
-        """The task's terms (at most MAX_TERMS, rarest kept), their document frequencies, and N."""
-        q = unique(terms(task))
+    def _query_terms(self, task: str) -> tuple[list[str], dict[str, int], int, dict[str, list[str]]]:
+        """The task's terms (at most MAX_TERMS, rarest kept; phrases add the term they stand for),
+        their lexicon alternates, the document frequencies of both, and N."""
+        q = unique(terms(task) + phrase_terms(task))
         if not q:
-            return [], {}, 0
+            return [], {}, 0, {}
+        alt = {t: [a for a in alternates(t) if a not in q] for t in q}
+        wanted = unique(q + [a for alts in alt.values() for a in alts])
         n = self._stats()[0]
-        marks = ",".join("?" * len(q))
-        df = dict(self.conn.execute(f"SELECT term, doc FROM mem_vocab WHERE term IN ({marks})", q).fetchall())
+        marks = ",".join("?" * len(wanted))
+        df = dict(self.conn.execute(f"SELECT term, doc FROM mem_vocab WHERE term IN ({marks})", wanted).fetchall())
         if len(q) > MAX_TERMS:
             # terms no memory contains are kept (they lower coverage), then the rarest known ones
             q = sorted(q, key=lambda t: (df.get(t, 0), q.index(t)))[:MAX_TERMS]
-        return q, df, n
+        return q, df, n, {t: [a for a in alt[t] if df.get(a)] for t in q if any(df.get(a) for a in alt[t])}
 
     def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
         args: tuple

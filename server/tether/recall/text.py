@@ -31,7 +31,8 @@ STOP_WORDS = frozenset(
     while who whom whose why will with within without won would wouldn yet you your yours yourself
     actually basically currently maybe probably quite rather right tell told used just anything
     anyone everything nothing someone somewhere instead already always anyway often sometimes usually
-    again able
+    again able anywhere everywhere come comes came happen happens happened stuff apparently
+    suddenly quietly weird strange odd wonder know knows
     """.split()
 )
 
@@ -164,6 +165,34 @@ def terms(text: str, path: bool = False) -> list[str]:
             cache[key] = got
         out.extend(got)
     return out
+
+
+# Words every function body has: keywords and builtins of the common languages say nothing about
+# what one piece of code is for.
+CODE_NOISE = frozenset(
+    """
+    def class return self cls none true false null nil undefined raise raises try except finally lambda
+    yield async await import export from elif pass assert del global nonlocal isinstance len str int
+    float bool dict list tuple set bytes object super print type var const let function new this throw
+    catch void public private protected static final fn impl pub mut match struct enum interface func
+    package namespace using begin end ok err
+    """.split()
+)
+CODE_CHARS = 4000  # of each anchored text: the signature, the docstring and the start of the body
+CODE_TERMS = 150  # distinct words at most: the field describes the code, it does not copy it
+
+
+def code_terms(texts: list[str]) -> list[str]:
+    """The code field: distinct words of the anchored texts (names split, docstrings, comments, the
+    names called), first seen first, without keywords and builtins."""
+    out: dict[str, None] = {}
+    for text in texts:
+        for t in terms(text[:CODE_CHARS]):
+            if t not in CODE_NOISE and not t.isdigit():
+                out[t] = None
+                if len(out) >= CODE_TERMS:
+                    return list(out)
+    return list(out)
 
 
 def unique(seq: list[str]) -> list[str]:

@@ -191,3 +191,28 @@ def test_the_bypass_checks_at_most_a_few_candidates():
     asked.clear()
     d = decide([], SessionState(), 100.0, is_active, {"src/a.py": ["c", "d"]})
     assert (d.memory_id, d.via, asked) == ("d", "bypass", ["c", "d"])
+
+
+def test_a_floor_push_needs_the_full_ranking_to_agree():
+    from tether.surfaces.hooks.push import decide
+    from tether.surfaces.hooks.session import SessionState
+
+    clear = [("a", 9.0), ("b", 1.0)]
+    assert decide(clear, SessionState(), 4.0, lambda _: True).memory_id == "a"
+    # recall's ranking (lexicon, code field) puts another memory first: the two disagree, silence
+    assert decide(clear, SessionState(), 4.0, lambda _: True, confirm=lambda mid: mid == "b").memory_id is None
+
+
+def test_naming_a_file_pushes_the_memory_its_other_words_single_out_and_never_guesses():
+    from tether.surfaces.hooks.push import decide
+    from tether.surfaces.hooks.session import SessionState
+
+    named = {"src/a.py": ["a", "b"]}
+    # the path matched both alike; without it the words point at b
+    d = decide([("a", 2.0), ("b", 2.0)], SessionState(), 100.0, lambda _: True, named, in_file={"b": 3.0, "a": 0.5})
+    assert (d.memory_id, d.via) == ("b", "bypass")
+    # the words fit both of the file's memories alike: which one would be a guess
+    d = decide([], SessionState(), 100.0, lambda _: True, named, in_file={"a": 3.0, "b": 2.8})
+    assert d.memory_id is None
+    # no words beyond the path: the file is the question, its first memory answers (as before)
+    assert decide([], SessionState(), 100.0, lambda _: True, named, in_file={}).memory_id == "a"

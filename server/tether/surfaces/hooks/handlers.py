@@ -200,7 +200,7 @@ def floor() -> float:
 def user_prompt_submit(inp: HookInput, root: str | Path) -> str:
     if not inp.prompt or not has_store(root):
         return ""
-    from tether.surfaces.hooks.scoring import PushIndex, mentions_path, named_files
+    from tether.surfaces.hooks.scoring import PushIndex, mentions_path, named_files, without_paths
 
     idx = PushIndex(root)
     try:
@@ -216,8 +216,10 @@ def user_prompt_submit(inp: HookInput, root: str | Path) -> str:
         root = pathlib.Path(root)
         state = session.load(root, inp.session_id)
         probe = _Probe(root, idx)
+        asked = inp.prompt or ""
         try:
-            d = push.decide(candidates, state, bar, probe.is_active, named)
+            in_file = dict(idx.candidates(without_paths(asked))) if named else None
+            d = push.decide(candidates, state, bar, probe.is_active, named, lambda mid: idx.agrees(asked, mid), in_file)
         finally:
             probe.flush()
     finally:

@@ -1,9 +1,10 @@
 """Push-recall's decision, pure: which one memory (if any) a prompt earns, given the session so far.
 
 Silence is the resting state. A memory is pushed only when all hold:
-- it is the top candidate, its score clears the absolute floor and beats the runner-up's by
-  DOMINANCE, or the prompt names a file it is anchored to and that
-  file's once-per-session bypass is unspent;
+- it is the top candidate, its score clears the absolute floor, beats the runner-up's by
+  DOMINANCE and the full recall ranking (lexicon and code field included) puts it first too; or
+  the prompt names a file it is anchored to, its words do not fit two of that file's memories
+  alike, and that file's once-per-session bypass is unspent;
 - the session's dedup window allows it: a memory that was pushed and then used (credited by Stop)
   stays quiet for the session; one pushed and ignored comes back only on a materially stronger
   score (RISE x the score it was last pushed with);
@@ -64,8 +65,13 @@ def decide(
     floor: float,
     is_active: Callable[[str], bool],
     named: Mapping[str, Sequence[str]] | None = None,
+    confirm: Callable[[str], bool] | None = None,
+    in_file: Mapping[str, float] | None = None,
 ) -> Decision:
-    """`named`: anchored files the prompt names -> ids of live memories anchored there, in mention order."""
+    """`named`: anchored files the prompt names -> ids of live memories anchored there, in mention order.
+    `confirm`: whether the full recall ranking puts this memory first too (a floor push must agree).
+    `in_file`: scores of the prompt without its paths, to choose among a named file's memories
+    (a path names every memory on its file alike); the candidates' scores when not given."""
     checked: list[str] = []
 
     def first_active(pool: Iterable[Candidate]) -> Candidate | None:
@@ -80,14 +86,17 @@ def decide(
         return None
 
     above = [c for c in candidates[:1] if c[1] > floor and c[1] >= DOMINANCE * runner_up(candidates)]  # above, not at
+    above = [c for c in above if confirm is None or confirm(c[0])]
     hit = first_active(above)
     if hit:
         return Decision(hit[0], hit[1], "floor", checked=tuple(checked))
-    scores = dict(candidates)
+    scores = dict(candidates) if in_file is None else in_file
     for path, ids in (named or {}).items():
         if path in state.bypassed:
             continue
         pool = sorted(((i, scores.get(i, 0.0)) for i in dict.fromkeys(ids)), key=lambda c: -c[1])
+        if len(pool) > 1 and pool[1][1] > 0 and pool[0][1] < DOMINANCE * pool[1][1]:
+            continue  # the prompt's words fit two of the file's memories alike: which one would be a guess
         hit = first_active(pool)
         if hit:
             return Decision(hit[0], hit[1], "bypass", path, tuple(checked))

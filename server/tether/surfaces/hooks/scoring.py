@@ -59,7 +59,7 @@ class PushIndex:
 
     def candidates(self, prompt: str) -> list[tuple[str, float]]:
         """THE SCORER ADAPTER: the recall engine's ranking score for the prompt, best first."""
-        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False)
+        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False, expand=False)  # its own words only
         out = []
         for c in found.candidates:
             if c.closed_at is None and c.text > 0:  # a match on text, never only on a file in play
@@ -67,6 +67,13 @@ class PushIndex:
                 out.append((c.memory_id, push_score(c)))
         out.sort(key=lambda x: (-x[1], x[0]))
         return out
+
+    def agrees(self, prompt: str, memory_id: str) -> bool:
+        """Whether recall's full ranking (the lexicon's alternates and the anchored code's words
+        included) also puts `memory_id` first among current text matches: a push both agree on."""
+        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False)
+        top = next((c for c in found.candidates if c.closed_at is None and c.text > 0), None)
+        return top is not None and top.memory_id == memory_id
 
     def anchored(self) -> dict[str, list[str]]:
         """Anchored path -> ids of current memories anchored there."""
@@ -147,6 +154,11 @@ def named_files(
         if hit is not None:
             out.setdefault(hit, anchored[hit])
     return out
+
+
+def without_paths(prompt: str) -> str:
+    """The prompt with what looks like a path blanked: its other words say which memory it asks about."""
+    return _PATHISH.sub(" ", prompt[:MAX_PROMPT_CHARS])
 
 
 def mentions_path(prompt: str) -> bool:
