@@ -32,7 +32,7 @@ from mcp.types import ToolListChangedNotification
 from tether.surfaces.mcp.snapshot import SNAPSHOT, render, snapshot
 
 LAUNCHER = ROOT / "hooks" / "launcher.py"
-TOOLS = {"recall", "remember", "check", "reanchor", "supersede", "retire"}
+TOOLS = {"recall", "remember", "check", "affected", "reanchor", "supersede", "retire"}
 SETTING_UP = "tether is finishing its first-time setup"
 
 

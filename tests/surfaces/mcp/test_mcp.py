@@ -314,3 +314,31 @@ def test_budget_cut_is_reported_with_real_numbers(code, tmp_path):
             assert (c["matched"], c["omitted_reason"]) == (3, "budget") and c["returned"] < 3
 
     asyncio.run(go())
+
+
+def test_affected_names_the_memories_an_uncommitted_edit_touched(code, tmp_path):
+    async def go():
+        async with served(code, tmp_path) as client:
+            retry = await call(
+                client, "remember", body=RETRY, kind="decision", anchors=["src/http.py::fetch_with_retry"]
+            )
+            await call(
+                client,
+                "remember",
+                body="acquire takes batch_size items, one at a time.",
+                kind="fact",
+                anchors=["src/http.py::Pool.acquire"],
+            )
+            code.commit("memories")
+            before = await call(client, "affected")
+            code.replace("src/http.py", "resp.status < 500", "resp.status < 400")
+            after = await call(client, "affected")
+            bad = await fail(client, "affected", base="no-such-branch")
+            return retry["data"]["id"], before, after, bad
+
+    mid, before, after, bad = asyncio.run(go())
+    assert before["data"] == [] and before["meta"]["changed_files"] == 0
+    (item,) = after["data"]
+    assert (item["id"], item["effect"], item["touched"]) == (mid, "stale", ["src/http.py::fetch_with_retry"])
+    assert "resp.status < 400" in item["anchors"][0]["diff"]
+    assert bad["code"] == "not_found"

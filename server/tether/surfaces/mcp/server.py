@@ -41,7 +41,8 @@ Markdown section or a config key. Never store secrets, nor what the code already
 changed, `supersede` it with the corrected text; if its subject is gone or it no longer holds, \
 `retire` it with a reason.
 4. `check` re-verifies memories by id or path: status, reason, what changed, and the command that \
-re-verifies each.
+re-verifies each. Before you commit, call `affected`: the memories your change touched, and what it \
+did to each; settle the stale ones (3.) in the same commit.
 
 Every result is {data, meta}: meta.completeness says what was left out and why; errors carry a \
 stable code in error.code (e.g. anchor_unresolved lists near names, anchor_ambiguous lists the forms \

@@ -13,7 +13,15 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
+from tether.lifecycle.views import (
+    affected_meta,
+    affected_view,
+    envelope,
+    memory_view,
+    quarantine_view,
+    staleness,
+    verdict_view,
+)
 from tether.recall.answer import DEFAULT_BUDGET, MAX_BUDGET, MAX_FILES, MAX_TASK_CHARS, MIN_BUDGET
 from tether.store.memory import KINDS
 from tether.store.validate import (
@@ -155,6 +163,29 @@ def check(
     return s.run(go)
 
 
+def affected(
+    ctx: Context,
+    base: Annotated[
+        str | None,
+        Field(
+            description="a branch, tag or commit: compare with its merge-base with HEAD (a pull request's "
+            "change); default: the uncommitted change against HEAD",
+            max_length=256,
+        ),
+    ] = None,
+) -> CallToolResult:
+    """The memories a change touches, as they stand after it: call it before you commit (or open a
+    pull request) to see which memories your edits made stale, deleted or moved. Each item is a
+    memory as `check` shows it, with `effect` (stale, deleted, followed, active) and `touched`."""
+
+    def go(t) -> dict:
+        found = t.affected(base)
+        verdicts = [x.verdict for x in found.touched]
+        return envelope(affected_view(found), t.freshness(), **staleness(verdicts), **affected_meta(found))
+
+    return _session(ctx).run(go)
+
+
 def reanchor(
     ctx: Context,
     id: Id,
@@ -208,7 +239,15 @@ def retire(
 
 
 # Every tool the server offers, in the order `tools/list` gives them, with its annotations.
-TOOLS = ((recall, READ), (remember, WRITE), (check, READ), (reanchor, WRITE), (supersede, WRITE), (retire, WRITE))
+TOOLS = (
+    (recall, READ),
+    (remember, WRITE),
+    (check, READ),
+    (affected, READ),
+    (reanchor, WRITE),
+    (supersede, WRITE),
+    (retire, WRITE),
+)
 
 
 def description(fn) -> str:
