@@ -30,12 +30,13 @@ async def served(repo, tmp_path: Path, explicit_root: bool = False, session: str
 
 
 async def call(client, tool: str, **arguments) -> dict:
-    """A successful call's envelope (structured content, identical to the text content)."""
+    """A successful call's envelope: one text block, the payload sent once (no structured copy)."""
     res = await client.call_tool(tool, arguments)
     assert not res.is_error, res.content[0].text
-    assert orjson.loads(res.content[0].text) == res.structured_content
-    assert set(res.structured_content) == {"data", "meta"}
-    return res.structured_content
+    assert len(res.content) == 1 and res.structured_content is None
+    env = orjson.loads(res.content[0].text)
+    assert set(env) == {"data", "meta"}
+    return env
 
 
 async def fail(client, tool: str, **arguments) -> dict:

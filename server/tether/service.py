@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from tether.errors import Conflict, Duplicate, InvalidInput, NotFound
 from tether.files.paths import cache_dir, find_root, repo_relative
@@ -15,9 +15,8 @@ from tether.index.code_index import CodeIndex
 from tether.lifecycle.binding import bind_all
 from tether.lifecycle.diff import head_commit
 from tether.lifecycle.formats import upgrade
-from tether.lifecycle.rebind import merge_anchors
+from tether.lifecycle.rebind import current_specs, merge_anchors
 from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET, Resolver
-from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.verdicts import LinkProblem, Verdict
 from tether.recall import answer
 from tether.recall.overlap import Overlap, anchor_keys, assess, neighbours
@@ -35,6 +34,9 @@ from tether.store.validate import (
     check_summary,
     check_tags,
 )
+
+if TYPE_CHECKING:
+    from tether.lifecycle.affected import Affected
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +149,17 @@ class Tether:
         """The recall envelope for a task (recall/answer.py): active memories best first, stale
         matches apart, within the token budget."""
         return answer.recall(self, task, files, budget_tokens, kinds, as_of, limit, deadline)
+
+    def affected(self, base: str | None = None) -> Affected:
+        """The memories a change touches: the working tree against HEAD, or against its merge-base
+        with `base` (a branch's change), each as it resolves now (lifecycle/affected.py)."""
+        from tether.lifecycle.affected import affected  # only this command asks git for a diff
+        from tether.lifecycle.changes import changes
+
+        r = self.resolver()
+        found = affected(self.root, r, links.current(self.store.load()[0]), changes(self.root, base))
+        r.flush()
+        return found
 
     def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
         mems, _ = self.memories(include_closed)
@@ -265,11 +278,11 @@ class Tether:
         # placing anchors may sweep the repository: before the lock, redone only if re-anchored meanwhile
         anchors = list(anchors)
         pre = self._live(ref)
-        bound = self.bind_all(anchors or self._current_specs(pre))
+        bound = self.bind_all(anchors or current_specs(self.resolver(with_diff=False), pre))
         with self.store.locked():  # read-modify-write: must not reopen a memory retired meanwhile
             m = self._live(ref)
             if m.anchors != pre.anchors and not anchors:
-                bound = self.bind_all(self._current_specs(m))
+                bound = self.bind_all(current_specs(self.resolver(with_diff=False), m))
             new = [a for a, _ in bound]
             if anchors:
                 now = self.resolver(with_diff=False).memory(m).anchors
@@ -294,12 +307,12 @@ class Tether:
         self.refuse_secrets(reason=reason)
         # the slow parts (placing anchors, a cold search index) before the lock: others wait milliseconds
         pre = self._live(ref)
-        specs = list(anchors) or self._current_specs(pre)
+        specs = list(anchors) or current_specs(self.resolver(with_diff=False), pre)
         self.memindex.sync()
         with self.store.locked():  # two agents superseding one memory at once: one wins, one conflicts
             old = self._live(ref)
             if old.anchors != pre.anchors and not anchors:
-                specs = self._current_specs(old)
+                specs = current_specs(self.resolver(with_diff=False), old)
             # The successor is born with its `supersedes` link, so a crash before the old memory is
             # closed below still leaves a consistent store: memories() treats the old one as closed.
             new = self.remember(
@@ -361,22 +374,6 @@ class Tether:
             raise Conflict(
                 f"memory {closed.short_id} is already closed ({how}): nothing was changed", id=closed.id
             ) from None
-
-    def _current_specs(self, m: Memory) -> list[str]:
-        """Specs naming where each anchor of `m` is now; refuses anchors that cannot be placed."""
-        specs = []
-        r = self.resolver(with_diff=False)
-        for a in m.anchors:
-            res = r.anchor(a, m.commit)
-            if res.status == Status.INVALIDATED or res.reason in (Reason.AMBIGUOUS_ANCHOR, Reason.LOW_ENTROPY):
-                hint = f" (candidates: {', '.join(res.candidates)})" if res.candidates else ""
-                raise InvalidInput(
-                    f"anchor {a.spec()} is {res.reason}: pass anchors to say where it is now{hint}",
-                    candidates=list(res.candidates),
-                )
-            disc = res.discriminator if a.discriminator else None
-            specs.append(Anchor(a.type, res.path or a.path, a.hash, a.size, res.symbol or a.symbol, disc).spec())
-        return specs
 
     def _keep_snippets(self, bound: list[tuple[Anchor, str]]) -> None:
         """Keep the anchored text for later diffs. It runs after a memory file is written, so a

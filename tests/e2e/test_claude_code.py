@@ -133,7 +133,7 @@ def test_first_use_builds_the_venv_under_the_plugin_data_dir_and_offers_the_six_
     assert (data / "venvs" / ready["key"] / "bin" / "python").exists()
 
     # With Claude Code's default 30 s connect timeout (no MCP_TIMEOUT) and a build that ends past
-    # it: the launcher answers the handshake at once (hooks/mcp_bridge.py), so the six tools are
+    # it: the launcher answers the handshake at once (hooks/mcp_bridge.py), so the seven tools are
     # offered from the session's very first request and never "still connecting". A recall made
     # while pip runs is held up to 25 s for the build, then told to come back (the model calls
     # again); once the venv is ready the real server answers, through the bridge.

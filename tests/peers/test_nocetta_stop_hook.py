@@ -174,7 +174,7 @@ def test_a_memory_surfaced_by_an_mcp_recall_of_the_session_is_credited_when_its_
         with open(tmp_path / "mcp-stderr.log", "w") as errlog:
             async with Client(stdio_client(params, errlog=errlog)) as client:
                 res = await client.call_tool("recall", {"task": "retry backoff cap for the payment gateway"})
-                return [i["id"] for i in res.structured_content["data"]["items"]]
+                return [i["id"] for i in json.loads(res.content[0].text)["data"]["items"]]
 
     assert billing["backoff"] in asyncio.run(recall())
     edit(repo, env, str(repo.path / "src/retry.py"))

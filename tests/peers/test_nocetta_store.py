@@ -260,7 +260,11 @@ def test_a_memory_written_behind_a_running_servers_back_is_served_at_once(foo, t
                 first = await client.call_tool("check", {})
                 mid = foo.remember("written behind the server's back", "src/foo.ts::foo")
                 second = await client.call_tool("check", {})
-                return first.structured_content["data"], [i["id"] for i in second.structured_content["data"]], mid
+                return (
+                    json.loads(first.content[0].text)["data"],
+                    [i["id"] for i in json.loads(second.content[0].text)["data"]],
+                    mid,
+                )
 
     first, second, mid = asyncio.run(go())
     assert first == [] and second == [mid]

@@ -32,7 +32,7 @@ from mcp.types import ToolListChangedNotification
 from tether.surfaces.mcp.snapshot import SNAPSHOT, render, snapshot
 
 LAUNCHER = ROOT / "hooks" / "launcher.py"
-TOOLS = {"recall", "remember", "check", "reanchor", "supersede", "retire"}
+TOOLS = {"recall", "remember", "check", "affected", "reanchor", "supersede", "retire"}
 SETTING_UP = "tether is finishing its first-time setup"
 
 
@@ -216,7 +216,7 @@ def test_first_start_answers_at_once_then_hands_over_to_the_real_server(repo, tm
                     await changed.wait()  # the bridge re-announced the tools, as the real server has them
                 assert not res.is_error, res.content[0].text
                 env_ = orjson.loads(res.content[0].text)  # an envelope: only the real server writes these
-                assert res.structured_content == env_ and set(env_) == {"data", "meta"}
+                assert res.structured_content is None and set(env_) == {"data", "meta"}
                 assert env_["data"]["items"] == [] and env_["data"]["stale"] == []
 
                 tools = {t.name: t for t in (await client.list_tools()).tools}  # now the real server's list

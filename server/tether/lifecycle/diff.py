@@ -49,7 +49,7 @@ def alike(then: str | None, now: str | None, threshold: float) -> bool:
     return m.real_quick_ratio() >= threshold and m.quick_ratio() >= threshold and m.ratio() >= threshold
 
 
-def _git_show(root: Path, rev: str, path: str) -> bytes | None:
+def git_show(root: Path, rev: str, path: str) -> bytes | None:
     """`path` as committed at `rev`, or None (no such revision or path, or git failed).
 
     `rev` comes from a memory file anyone can commit: only HEAD or a hex object name is asked,
@@ -84,7 +84,7 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     from tether.anchor.extract import analyze, content_hash
 
     for rev in dict.fromkeys(r for r in (commit, "HEAD") if r):
-        data = _git_show(root, rev, path)
+        data = git_show(root, rev, path)
         if data is None:
             continue
         if not is_symbol:
@@ -108,7 +108,7 @@ def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
     key = (str(root), rev, path)
     if key in _NAMES_AT:
         return _NAMES_AT[key]
-    data = _git_show(root, rev, path)
+    data = git_show(root, rev, path)
     if data is None:
         return frozenset()
     from tether.anchor.extract import analyze

@@ -1,13 +1,15 @@
-"""`reanchor --anchor`: which stored anchors the given ones re-bind, the others kept as they are."""
+"""Re-binding: where a memory's anchors are now (`reanchor`), and for `reanchor --anchor` which stored
+anchors the given ones re-bind, the others kept as they are."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from tether.errors import InvalidInput
-from tether.lifecycle.status import Status
+from tether.lifecycle.resolve import Resolver
+from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.verdicts import Resolution
-from tether.store.memory import Anchor
+from tether.store.memory import Anchor, Memory
 
 Change = tuple[str, str, "str | None"]  # ("rebound" | "kept", stored spec, new spec or None)
 
@@ -56,3 +58,20 @@ def _named(old: tuple[tuple[Anchor, Resolution], ...], g: Anchor, free: list[int
         return moved[0]
     renamed = [i for i in lost if (old[i][0].type, old[i][0].path) == (g.type, g.path)]
     return renamed[0] if len(renamed) == 1 else None
+
+
+def current_specs(r: Resolver, m: Memory) -> list[str]:
+    """Specs naming where each anchor of `m` is now (a plain `reanchor`, a `supersede` that keeps
+    the anchors); refuses anchors that cannot be placed."""
+    specs = []
+    for a in m.anchors:
+        res = r.anchor(a, m.commit)
+        if res.status == Status.INVALIDATED or res.reason in (Reason.AMBIGUOUS_ANCHOR, Reason.LOW_ENTROPY):
+            hint = f" (candidates: {', '.join(res.candidates)})" if res.candidates else ""
+            raise InvalidInput(
+                f"anchor {a.spec()} is {res.reason}: pass anchors to say where it is now{hint}",
+                candidates=list(res.candidates),
+            )
+        disc = res.discriminator if a.discriminator else None
+        specs.append(Anchor(a.type, res.path or a.path, a.hash, a.size, res.symbol or a.symbol, disc).spec())
+    return specs

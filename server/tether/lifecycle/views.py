@@ -117,3 +117,19 @@ def verdict_view(v: Verdict, body: bool = False) -> dict[str, Any]:
 
 def quarantine_view(q: Quarantined) -> dict[str, str]:
     return {"file": q.filename, "error": q.error, "reason": q.reason, "fix": q.fix}
+
+
+def affected_view(found) -> list[dict[str, Any]]:
+    """`affected`'s data: each touched memory as `check` shows it, with what the change did to it
+    (`effect`) and the stored specs of the anchors it touched."""
+    return [
+        dict(verdict_view(t.verdict), effect=t.effect, touched=[t.verdict.anchors[i][0].spec() for i in t.anchors])
+        for t in found.touched
+    ]
+
+
+def affected_meta(found) -> dict[str, Any]:
+    """What `affected` compared: the base commit, the ref named (if any), how many files changed,
+    and the count of each effect."""
+    c = found.changes
+    return {"base": c.base, "ref": c.ref, "changed_files": len(c.files), "effects": found.counts()}

@@ -90,6 +90,8 @@ LAZY_IMPORTS = {
     "lifecycle/resolve.py: tether.anchor.extract": "a push resolves from the index; only a follow parses",
     "recall/rows.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
     "recall/search.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
+    "service.py: tether.lifecycle.affected": "only `affected` asks git for a diff and parses the base",
+    "service.py: tether.lifecycle.changes": "with tether.lifecycle.affected: only `affected`",
     "service.py: tether.store.secrets": "75 compiled rules: only a write scans for secrets",
     "store/files.py: fcntl": "POSIX only: where it is missing, writes stay atomic unlocked",
     "store/files.py: subprocess": "only a sweep of leftover temp files asks git what it tracks",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import orjson
 import pytest
 from mcptools import call, fail, ids, served
 
@@ -45,7 +46,7 @@ def code(repo):
     return repo
 
 
-def test_lists_every_tool_with_input_and_output_schemas(code, tmp_path):
+def test_lists_every_tool_with_its_input_schema(code, tmp_path):
     async def go():
         async with served(code, tmp_path, explicit_root=True) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -53,7 +54,10 @@ def test_lists_every_tool_with_input_and_output_schemas(code, tmp_path):
             for t in tools.values():
                 assert t.description and len(t.description) > 80
                 assert t.input_schema["type"] == "object" and t.input_schema["properties"]
-                assert set(t.output_schema["properties"]) == {"data", "meta"}
+                # results are one text block, so no output schema (the spec ties one to structuredContent)
+                assert t.output_schema is None
+                for name, prop in t.input_schema["properties"].items():
+                    assert prop.get("description"), f"{t.name}.{name} says nothing of what it means"
             assert tools["recall"].input_schema["required"] == ["task"]
             assert set(tools["recall"].input_schema["properties"]) == {
                 "task",
@@ -70,6 +74,34 @@ def test_lists_every_tool_with_input_and_output_schemas(code, tmp_path):
                 assert word in client.instructions
 
     asyncio.run(go())
+
+
+# Every client puts the whole tool list in the model's context on every request (issue 23 item 8).
+MAX_DEFINITION_CHARS = 8000
+
+
+def test_tool_definitions_as_served_fit_in_8000_characters(code, tmp_path):
+    async def go():
+        async with served(code, tmp_path) as client:
+            listed = await client.list_tools()  # as parsed from the wire: dumped back by alias, it is the wire JSON
+            return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed.tools]
+
+    tools = asyncio.run(go())
+    assert {t["name"] for t in tools} == TOOLS
+    keys = ("name", "description", "inputSchema", "outputSchema")
+    size = sum(len(orjson.dumps({k: t[k] for k in keys if k in t})) for t in tools)
+    assert size < MAX_DEFINITION_CHARS, size
+
+
+def test_a_result_carries_its_payload_once(code, tmp_path):
+    async def go():
+        async with served(code, tmp_path) as client:
+            return await client.call_tool("check", {})
+
+    res = asyncio.run(go())
+    assert not res.is_error and res.structured_content is None
+    assert [c.type for c in res.content] == ["text"]
+    assert set(orjson.loads(res.content[0].text)) == {"data", "meta"}
 
 
 def test_remember_recall_edit_stale_reanchor_active(code, tmp_path):
@@ -276,9 +308,37 @@ def test_budget_cut_is_reported_with_real_numbers(code, tmp_path):
                 body = f"Connection pooling note {n}: " + "sockets are reused across requests and kept warm. " * 10
                 await call(client, "remember", body=body, kind="fact", anchors=[f"src/http.py::{sym}"], force=True)
             res = await client.call_tool("recall", {"task": "connection pooling sockets reused", "budget_tokens": 250})
-            env = res.structured_content
+            env = orjson.loads(res.content[0].text)
             assert -(-len(res.content[0].text) // 4) <= 250
             c = env["meta"]["completeness"]
             assert (c["matched"], c["omitted_reason"]) == (3, "budget") and c["returned"] < 3
 
     asyncio.run(go())
+
+
+def test_affected_names_the_memories_an_uncommitted_edit_touched(code, tmp_path):
+    async def go():
+        async with served(code, tmp_path) as client:
+            retry = await call(
+                client, "remember", body=RETRY, kind="decision", anchors=["src/http.py::fetch_with_retry"]
+            )
+            await call(
+                client,
+                "remember",
+                body="acquire takes batch_size items, one at a time.",
+                kind="fact",
+                anchors=["src/http.py::Pool.acquire"],
+            )
+            code.commit("memories")
+            before = await call(client, "affected")
+            code.replace("src/http.py", "resp.status < 500", "resp.status < 400")
+            after = await call(client, "affected")
+            bad = await fail(client, "affected", base="no-such-branch")
+            return retry["data"]["id"], before, after, bad
+
+    mid, before, after, bad = asyncio.run(go())
+    assert before["data"] == [] and before["meta"]["changed_files"] == 0
+    (item,) = after["data"]
+    assert (item["id"], item["effect"], item["touched"]) == (mid, "stale", ["src/http.py::fetch_with_retry"])
+    assert "resp.status < 400" in item["anchors"][0]["diff"]
+    assert bad["code"] == "not_found"

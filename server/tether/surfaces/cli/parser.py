@@ -28,6 +28,7 @@ FAMILIES = {
     "ls": "reading",
     "show": "reading",
     "history": "reading",
+    "affected": "review",
     "recall": "recall",
     "stats": "stats",
     "export": "transfer",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from tether.errors import InvalidInput
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
 from tether.store.links import superseded as superseded_ids
-from tether.surfaces.cli import render
+from tether.surfaces.cli import ci, render
 from tether.surfaces.cli.args import Add, repository
-from tether.surfaces.cli.output import Result
+from tether.surfaces.cli.output import Result, to_json
 
 
 def register(add: Add) -> None:
@@ -17,6 +18,13 @@ def register(add: Add) -> None:
         "--strict",
         action="store_true",
         help="exit 1 if any memory is stale, invalidated or quarantined, or a link is broken",
+    )
+    s.add_argument(
+        "--format",
+        choices=("text", "github", "sarif"),
+        default="text",
+        help="github: workflow commands, a warning at each stale anchor (an error under --strict); "
+        "sarif: SARIF 2.1.0 for code scanning",
     )
     s.set_defaults(handler=check)
 
@@ -51,6 +59,12 @@ def check(args) -> Result:
         quarantined=[quarantine_view(q) for q in bad],
         link_problems=[p.to_dict() for p in links],
     )
+    if args.format != "text" and args.json:
+        raise InvalidInput("check: --json and --format are two outputs: give one")
+    if args.format == "github":
+        return Result(env, ci.github(verdicts, bad, links, args.strict), code)
+    if args.format == "sarif":
+        return Result(env, to_json(ci.sarif(verdicts, bad, args.strict)).decode(), code)
     return Result(env, render.check_report(verdicts, bad, links), code)
 
 

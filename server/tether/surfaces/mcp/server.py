@@ -41,7 +41,8 @@ Markdown section or a config key. Never store secrets, nor what the code already
 changed, `supersede` it with the corrected text; if its subject is gone or it no longer holds, \
 `retire` it with a reason.
 4. `check` re-verifies memories by id or path: status, reason, what changed, and the command that \
-re-verifies each.
+re-verifies each. Before you commit, call `affected`: the memories your change touched, and what it \
+did to each; settle the stale ones (3.) in the same commit.
 
 Every result is {data, meta}: meta.completeness says what was left out and why; errors carry a \
 stable code in error.code (e.g. anchor_unresolved lists near names, anchor_ambiguous lists the forms \
@@ -49,7 +50,21 @@ to type, duplicate names the existing memory).
 """
 
 
+def _untitled(schema: Any) -> Any:
+    """A JSON schema without pydantic's titles: they repeat each property's name, and every client
+    puts the tool list in the model's context (issue 23: definitions under 8,000 characters)."""
+    if isinstance(schema, dict):
+        return {k: _untitled(v) for k, v in schema.items() if not (k == "title" and isinstance(v, str))}
+    if isinstance(schema, list):
+        return [_untitled(v) for v in schema]
+    return schema
+
+
 class _Server(MCPServer):
+    async def list_tools(self):
+        tools = await super().list_tools()
+        return [t.model_copy(update={"input_schema": _untitled(t.input_schema)}) for t in tools]
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         names = [t.name for t in await self.list_tools()]
         if name not in names:

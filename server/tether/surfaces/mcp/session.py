@@ -86,4 +86,4 @@ def error(e: TetherError) -> CallToolResult:
 
 
 def ok(env: dict) -> CallToolResult:
-    return CallToolResult(content=_text(env), structured_content=env)
+    return CallToolResult(content=_text(env))

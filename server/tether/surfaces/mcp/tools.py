@@ -13,7 +13,15 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
+from tether.lifecycle.views import (
+    affected_meta,
+    affected_view,
+    envelope,
+    memory_view,
+    quarantine_view,
+    staleness,
+    verdict_view,
+)
 from tether.recall.answer import DEFAULT_BUDGET, MAX_BUDGET, MAX_FILES, MAX_TASK_CHARS, MIN_BUDGET
 from tether.store.memory import KINDS
 from tether.store.validate import (
@@ -24,7 +32,6 @@ from tether.store.validate import (
     MAX_SUMMARY_CHARS,
     MAX_TAGS,
 )
-from tether.surfaces.mcp import models as M
 from tether.surfaces.mcp.session import Session
 from tether.usage.ledger import record_recall
 
@@ -85,7 +92,7 @@ def recall(
         str | None,
         Field(description="ISO 8601 time: what was believed then (superseded and retired memories included)"),
     ] = None,
-) -> Annotated[CallToolResult, M.RecallResult]:
+) -> CallToolResult:
     """Recall what is known about this repository before you read or change code: decisions, gotchas,
     failed attempts, conventions and facts anchored to the code, re-verified against the working tree
     now. Call it at the start of every task and before editing a file. Returns the few memories that
@@ -116,7 +123,7 @@ def remember(
     ] = None,
     tags: Annotated[list[str] | None, Field(description="free-form tags", max_length=MAX_TAGS), OneOrMany] = None,
     force: Annotated[bool, Field(description="store even if a near-duplicate exists")] = False,
-) -> Annotated[CallToolResult, M.RememberResult]:
+) -> CallToolResult:
     """Remember something a later session would need, anchored to the code it is about: a decision and
     why, a gotcha, an approach that failed and why, a convention, a verified fact. One point per
     memory. Refuses anchors it cannot resolve (with the names it can), ambiguous anchors (with the
@@ -135,7 +142,7 @@ def check(
     ctx: Context,
     paths: Paths = None,
     ids: Annotated[list[Id] | None, Field(description="only these memory ids", max_length=MAX_IDS), OneOrMany] = None,
-) -> Annotated[CallToolResult, M.CheckResult]:
+) -> CallToolResult:
     """Check memories against the code as it is now: status (active, stale, invalidated), the reason,
     a diff of what changed and the command that re-verifies each. Use it on the ids `recall` flagged
     stale, or on paths you just changed; with no arguments it checks every current memory. Reason
@@ -156,6 +163,29 @@ def check(
     return s.run(go)
 
 
+def affected(
+    ctx: Context,
+    base: Annotated[
+        str | None,
+        Field(
+            description="a branch, tag or commit: compare with its merge-base with HEAD (a pull request's "
+            "change); default: the uncommitted change against HEAD",
+            max_length=256,
+        ),
+    ] = None,
+) -> CallToolResult:
+    """The memories a change touches, as they stand after it: call it before you commit (or open a
+    pull request) to see which memories your edits made stale, deleted or moved. Each item is a
+    memory as `check` shows it, with `effect` (stale, deleted, followed, active) and `touched`."""
+
+    def go(t) -> dict:
+        found = t.affected(base)
+        verdicts = [x.verdict for x in found.touched]
+        return envelope(affected_view(found), t.freshness(), **staleness(verdicts), **affected_meta(found))
+
+    return _session(ctx).run(go)
+
+
 def reanchor(
     ctx: Context,
     id: Id,
@@ -164,7 +194,7 @@ def reanchor(
         Field(description="new anchors (default: where each is now)", max_length=MAX_ANCHORS),
         OneOrMany,
     ] = None,
-) -> Annotated[CallToolResult, M.ReanchorResult]:
+) -> CallToolResult:
     """Re-bind a stale memory to the code as it is now, when its meaning survived the edit (the
     memory still holds for the new code). Without anchors each one is re-bound where it resolves
     now; pass anchors when the code moved somewhere tether cannot follow: each replaces the anchor it
@@ -184,7 +214,7 @@ def supersede(
     id: Id,
     body: Annotated[str, Field(description="the corrected memory, in Markdown", max_length=MAX_BODY_CHARS)],
     reason: Annotated[str, Field(description="why the belief changed", min_length=1, max_length=MAX_SUMMARY_CHARS)],
-) -> Annotated[CallToolResult, M.SupersedeResult]:
+) -> CallToolResult:
     """Replace a memory whose belief changed with a corrected version: the new memory becomes current
     and the old one is closed and kept as history (recall with as_of still finds it). Use it when a
     stale memory is no longer true as written, or a current one turned out wrong."""
@@ -201,7 +231,7 @@ def retire(
     ctx: Context,
     id: Id,
     reason: Annotated[str, Field(description="why it no longer holds", min_length=1, max_length=MAX_SUMMARY_CHARS)],
-) -> Annotated[CallToolResult, M.RetireResult]:
+) -> CallToolResult:
     """Retire a memory whose subject is gone or which no longer holds, with the reason. It stops being
     recalled as current and is kept as history. Use supersede instead when there is a corrected
     version to record."""
@@ -209,7 +239,15 @@ def retire(
 
 
 # Every tool the server offers, in the order `tools/list` gives them, with its annotations.
-TOOLS = ((recall, READ), (remember, WRITE), (check, READ), (reanchor, WRITE), (supersede, WRITE), (retire, WRITE))
+TOOLS = (
+    (recall, READ),
+    (remember, WRITE),
+    (check, READ),
+    (affected, READ),
+    (reanchor, WRITE),
+    (supersede, WRITE),
+    (retire, WRITE),
+)
 
 
 def description(fn) -> str:
