@@ -14,7 +14,7 @@ from tether.anchor.grammars import matches, parser, query
 from tether.anchor.languages import Language, language_for, language_for_script, language_named
 from tether.anchor.markdown import extract_sections
 from tether.anchor.model import FileFacts, Symbol
-from tether.anchor.normalize import digest, information_bits
+from tether.anchor.normalize import digest, information_bits, token_stream
 from tether.anchor.symbols import disambiguate, extract_symbols
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -205,6 +205,16 @@ def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[in
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return spans
+
+
+def code_tokens(path: str, text: str) -> list[bytes] | None:
+    """The normalized tokens of a piece of code parsed on its own, as `path`'s language reads it
+    (what the hash sees: no comments, docstrings or layout); None when no parser reads it."""
+    lang = language_for(path)
+    if lang is None or lang.embedded:
+        return None
+    data = text.encode("utf-8", "replace")
+    return token_stream(parser(lang.grammar).parse(data).root_node, lang, (), source=data)[0]
 
 
 def warm(paths: Iterable[str]) -> None:

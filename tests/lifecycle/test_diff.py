@@ -1,0 +1,54 @@
+"""What a stale anchor's diff shows: the edit the hash saw, ahead of comment and docstring rewording."""
+
+from __future__ import annotations
+
+DOC = "\n".join(f"    line {i} of what this function promises, worded once" for i in range(25))
+CODE = f'''import os
+
+
+def environ_keys():
+    """Keys of the environment.
+
+{DOC}
+    """
+    # the keys, sorted so the output is stable
+    keys = sorted(os.environ)
+    return [k.lower() for k in keys]
+'''
+
+
+def test_code_edit_leads_and_docstring_rewording_folds(repo):
+    repo.write("app.py", CODE)
+    repo.commit()
+    repo.remember("environ_keys returns the keys sorted", "app.py::environ_keys")
+    edited = CODE.replace("worded once", "worded twice").replace("sorted so the output", "so the output")
+    repo.write("app.py", edited.replace("sorted(os.environ)", "list(os.environ)"))
+    item = repo.only()
+    assert (item["status"], item["reason"]) == ("stale", "body_edited")
+    diff = item["anchors"][0]["diff"].splitlines()
+    assert "-    keys = sorted(os.environ)" in diff and "+    keys = list(os.environ)" in diff
+    assert not any("worded" in line for line in diff)  # the docstring hunk is a count, not lines
+    assert diff[-1] == "... 1 change (50 lines) only in comments or docstrings, not shown"
+    text = repo.run("check").stdout
+    assert "+    keys = list(os.environ)" in text and "more diff lines" not in text
+
+
+TS = """export function retry(times: number): number {
+  // first attempt, then the retries
+  let left = times;
+  // each retry waits twice as long
+  return left * 2;
+}
+"""
+
+
+def test_comment_rewording_folds_in_typescript_too(repo):
+    repo.write("retry.ts", TS)
+    repo.commit()
+    repo.remember("retry doubles the wait", "retry.ts::retry")
+    edited = TS.replace("first attempt, then", "one attempt and").replace("left * 2", "left * 3")
+    repo.write("retry.ts", edited)
+    diff = repo.only()["anchors"][0]["diff"].splitlines()
+    assert "+  return left * 3;" in diff and not any("one attempt" in line for line in diff)
+    assert diff[-1] == "... 1 change (2 lines) only in comments or docstrings, not shown"
+
