@@ -276,8 +276,10 @@ class Tether:
                 new, self.anchor_changes = merge_anchors(now, new)
             else:
                 self.anchor_changes = [("rebound", a.spec(), b.spec()) for a, b in zip(m.anchors, new)]
-            written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso()))
-        self._keep_snippets(bound)
+            # later diffs read the anchored text from git at `commit`: HEAD once no anchor is kept
+            commit = head_commit(self.root) if all(c[0] == "rebound" for c in self.anchor_changes) else m.commit
+            written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso(), commit=commit))
+        self._keep_snippets(bound, replace=True)  # the text as re-bound is the new "then"
         return written
 
     def supersede(
@@ -378,14 +380,15 @@ class Tether:
             specs.append(Anchor(a.type, res.path or a.path, a.hash, a.size, res.symbol or a.symbol, disc).spec())
         return specs
 
-    def _keep_snippets(self, bound: list[tuple[Anchor, str]]) -> None:
+    def _keep_snippets(self, bound: list[tuple[Anchor, str]], replace: bool = False) -> None:
         """Keep the anchored text for later diffs. It runs after a memory file is written, so a
-        damaged cache here is discarded (diffs fall back to git), never an error."""
+        damaged cache here is discarded (diffs fall back to git), never an error. `replace`: the
+        text kept for a hash (which ignores comments) may be an older wording of the same code."""
         try:
             with db.transaction(self.index.conn):
                 for a, text in bound:
                     if text and len(text) <= MAX_SNIPPET:
-                        self.index.keep_snippet(a.hash, text)
+                        self.index.keep_snippet(a.hash, text, replace)
         except sqlite3.DatabaseError as e:
             if not db.is_corrupt(e):
                 raise

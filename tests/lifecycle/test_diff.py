@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import orjson
+
 DOC = "\n".join(f"    line {i} of what this function promises, worded once" for i in range(25))
 CODE = f'''import os
 
@@ -52,3 +54,37 @@ def test_comment_rewording_folds_in_typescript_too(repo):
     assert "+  return left * 3;" in diff and not any("one attempt" in line for line in diff)
     assert diff[-1] == "... 1 change (2 lines) only in comments or docstrings, not shown"
 
+
+FN = 'def f(x):\n    """Adds one."""\n    return x + 1\n'
+
+
+def test_reanchor_moves_the_baseline_to_the_code_rebound(repo, tmp_path):
+    repo.write("a.py", FN)
+    repo.commit("one")
+    mid = repo.remember("f adds one", "a.py::f")
+    repo.write("a.py", FN.replace("x + 1", "x + 2"))
+    repo.commit("two")
+    two = repo.git("rev-parse", "HEAD").strip()
+    repo.run("reanchor", mid)
+    assert f'"commit": "{two}"' in next(iter(repo.memory_files().values())).decode()
+    repo.write("a.py", FN.replace("x + 1", "x + 3"))
+    repo.commit("three")
+    repo.write("a.py", FN.replace("x + 1", "x + 4"))
+    # a teammate's clone has no snippet cache: the diff is read from git at the memory's commit
+    proc = repo.run("check", "--json", env={"TETHER_HOME": str(tmp_path / "elsewhere")})
+    diff = orjson.loads(proc.stdout)["data"][0]["anchors"][0]["diff"].splitlines()
+    assert "-    return x + 2" in diff and "+    return x + 4" in diff
+
+
+def test_reanchor_keeps_the_wording_it_rebound(repo):
+    """A hash ignores docstrings: the text kept for it must be the one re-bound, not an older one."""
+    repo.write("a.py", FN)
+    repo.commit()
+    mid = repo.remember("f adds one", "a.py::f")
+    repo.write("a.py", FN.replace("Adds one.", "Increments by one.").replace("x + 1", "x + 2"))
+    assert repo.only()["status"] == "stale"
+    repo.replace("a.py", "x + 2", "x + 1")  # the same code under the new docstring: active again
+    repo.run("reanchor", mid)
+    repo.replace("a.py", "x + 1", "x + 5")
+    diff = repo.only()["anchors"][0]["diff"]
+    assert "Adds one" not in diff and "+    return x + 5" in diff
