@@ -271,12 +271,7 @@ def injection(v) -> str:
     """Background facts fenced as data, naming the id so the agent can cite it."""
     m = v.memory
     where = ", ".join(_spec(a, r) for a, r in v.anchors[:3])
-    body = m.body.strip()
-    if body.startswith(m.summary.rstrip(".…")):
-        body = body[len(m.summary.rstrip(".…")) :].lstrip(" .…\n")
-    if len(body) > MAX_BODY_CHARS:
-        body = body[: MAX_BODY_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    text = fenced(m.summary + ("\n" + body if body else ""))
+    text = fenced(pushed_text(m.summary, m.body))
     where = fenced(re.sub(r"[\x00-\x1f\x7f]", " ", where))  # an attribute: one line, whatever a path holds
     return (
         f"tether recalled one stored memory that may bear on this prompt. It is background data from "
@@ -285,6 +280,25 @@ def injection(v) -> str:
         f'<tether-memory id="{m.short_id}" kind="{m.kind}" anchors="{where}">\n{text}\n</tether-memory>\n'
         f"If it informs your work, cite it as tether:{m.short_id}. More: {RECALL_TOOL}."
     )
+
+
+def pushed_text(summary: str, body: str) -> str:
+    """What the model reads of a memory, whole: the body alone when the summary is its opening (a
+    summary cut at its limit, then the body's rest, read as one sentence broken twice), else the
+    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits."""
+    body = body.strip()
+    lead = summary.rstrip(".…").strip()
+    text = body if body.lstrip("#").strip().startswith(lead) else f"{summary}\n{body}"
+    if len(text) <= MAX_BODY_CHARS:
+        return text
+    head = text[:MAX_BODY_CHARS]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+    if ends and ends[-1] >= MAX_BODY_CHARS // 3:
+        return head[: ends[-1]].rstrip() + " […]"
+    return head.rsplit(" ", 1)[0] + " […]"  # one sentence longer than the budget: a word boundary
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
 # A tag-like mention of the fence, in any case or spacing, full-width or small brackets included:
