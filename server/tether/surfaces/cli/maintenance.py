@@ -1,4 +1,4 @@
-"""Commands that look after a repository's tether: `status`, `doctor`, `index`, `report`, `demo`."""
+"""Commands that look after a repository's tether: `status`, `doctor`, `init`, `index`, `report`, `demo`."""
 
 from __future__ import annotations
 
@@ -26,6 +26,9 @@ def register(add: Add) -> None:
     add(
         "doctor", "check Python, grammars, cache, store, secret allowlist and hook failures; say what to fix"
     ).set_defaults(handler=doctor)
+    add("init", "keep memories in this directory though it is no git repository (makes .tether/)").set_defaults(
+        handler=init
+    )
     add("index", "index the whole repository now (normally incremental and on demand)").set_defaults(handler=index)
     s = add(
         "report", "write one self-contained HTML page: store health, a map of the repository, every memory and its diff"
@@ -101,6 +104,15 @@ def doctor(args) -> Result:
     except (OSError, sqlite3.Error):
         fresh = {"indexed_at": None, "dirty": 0, "swept": False}
     return Result(envelope([f.view() for f in findings], fresh), diagnosis.render(findings), code)
+
+
+def init(args) -> Result:
+    """The one explicit way to a store outside git: `remember` never makes `.tether/` unasked there."""
+    t = repository(args)
+    had = t.store.dir.is_dir()
+    t.store.ensure(init=True)
+    text = f"{'a tether store already is' if had else 'made a tether store'} in {t.store.dir}"
+    return Result(envelope({"root": str(t.root), "created": not had}, t.freshness()), text)
 
 
 def index(args) -> Result:
