@@ -36,6 +36,8 @@ QUARANTINE_FIXES = {
     "linked_store": "replace the symbolic link with a directory of memory files",
     "private_anchor": "remove the file or that anchor: credential files and .git/ are never anchored",
     "not_memory": "move it out of .tether/memories/: only memory files (*.md) belong there",
+    "merge_conflict": "resolve the merge: keep one version between the <<<<<<< and >>>>>>> lines and delete "
+    "the markers (`git checkout --ours FILE` or `--theirs FILE` takes one side whole), then `git add FILE`",
 }
 
 

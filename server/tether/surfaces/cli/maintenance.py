@@ -11,6 +11,7 @@ from tether.files import failure_log
 from tether.files.paths import plugin_data_dir
 from tether.files.read import read_state_file
 from tether.lifecycle.views import envelope, staleness
+from tether.store.untracked import untracked_memories, untracked_note
 from tether.surfaces import report as html_report
 from tether.surfaces.cli import demo as lifecycle_demo, doctor as diagnosis
 from tether.surfaces.cli.args import Add, repository
@@ -55,6 +56,7 @@ def status(args) -> Result:
     active = n - counts["stale"] - counts["invalidated"]
     venv = _venv(plugin_data_dir())
     recent = failure_log.read(t.root, limit=5)
+    untracked = untracked_memories(t.root)
     data = {
         "root": str(t.root),
         "memories": n,
@@ -64,6 +66,7 @@ def status(args) -> Result:
         "push_recall": {"on": not push_off(), "floor": floor()},
         "venv": venv,
         "hook_failures": recent,
+        "untracked": untracked or [],
     }
     lines = [
         f"tether status for {t.root}",
@@ -72,6 +75,9 @@ def status(args) -> Result:
         "push-recall:   " + ("off (TETHER_PUSH_OFF)" if push_off() else f"on (floor {floor():g})"),
         "plugin venv:   " + (f"ready ({venv['venv']})" if venv.get("ready") else f"not ready ({venv.get('why')})"),
     ]
+    note = untracked_note(untracked)
+    if note:
+        lines.append(f"untracked:     {note}")
     if recent:
         last = recent[-1]
         lines.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
 from tether.store.links import superseded as superseded_ids
 from tether.surfaces.cli import render
@@ -17,6 +18,9 @@ def register(add: Add) -> None:
         "--strict",
         action="store_true",
         help="exit 1 if any memory is stale, invalidated or quarantined, or a link is broken",
+    )
+    s.add_argument(
+        "--problems", action="store_true", help="show only what is not active, grouped by status (long stores, CI logs)"
     )
     s.set_defaults(handler=check)
 
@@ -43,15 +47,18 @@ def check(args) -> Result:
     links = list(checked.link_problems)
     # a quarantined file is a memory no one can read: always a failure; the rest fails under --strict
     code = 1 if bad or (args.strict and (counts["stale"] or counts["invalidated"] or links)) else 0
-    data = [verdict_view(v) for v in verdicts]
+    shown = [v for v in verdicts if v.status != Status.ACTIVE] if args.problems else verdicts
+    data = [verdict_view(v) for v in shown]
     env = envelope(
         data,
         t.freshness(),
         **counts,
+        matched=len(verdicts),
+        omitted_reason="active" if len(shown) < len(verdicts) else None,
         quarantined=[quarantine_view(q) for q in bad],
         link_problems=[p.to_dict() for p in links],
     )
-    return Result(env, render.check_report(verdicts, bad, links), code)
+    return Result(env, render.check_report(verdicts, bad, links, args.problems), code)
 
 
 def ls(args) -> Result:

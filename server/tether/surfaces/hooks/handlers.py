@@ -176,10 +176,13 @@ def status_line(root: Path) -> str:
         f", {len(checked.quarantined)} unreadable" if checked.quarantined else ""
     )
     fix = " (run /tether:check to review them)" if stale or gone or checked.quarantined else ""
+    from tether.store.untracked import untracked_memories, untracked_note
+
+    note = untracked_note(untracked_memories(root))
     return (
         f"tether: {n} memor{'y' if n == 1 else 'ies'} anchored to this repository's code "
         f"({stale} stale{extra}){fix}. Before changing code, call {RECALL_TOOL} with the task and files "
-        f"to get the decisions, gotchas and failed attempts recorded about them."
+        f"to get the decisions, gotchas and failed attempts recorded about them." + (f" Note: {note}." if note else "")
     )
 
 
