@@ -98,6 +98,7 @@ LAZY_IMPORTS = {
     "surfaces/hooks/handlers.py: tether.surfaces.hooks": "each event loads only its own helpers",
     "surfaces/hooks/handlers.py: tether.surfaces.hooks.scoring": "only the prompt and Stop events score",
     "surfaces/hooks/handlers.py: tether.usage": "only a push or a Stop writes the usage log",
+    "surfaces/hooks/edits.py: tether.anchor.extract": "only an edit placed in a file parses it, at Stop",
     "surfaces/hooks/handlers.py: tether.service": "only SessionStart's status line opens the service",
     "surfaces/hooks/handlers.py: tether.store.untracked": "only SessionStart's status line asks git",
     "surfaces/hooks/handlers.py: tether.index.background": "only when a background index must finish",

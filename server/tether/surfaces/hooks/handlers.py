@@ -87,6 +87,8 @@ def stop(inp: HookInput, root: Path) -> str:
             shown.update(state.window)  # pushed, in any turn since the last compaction
             shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
             on_edited = [i for i in on_edited if i in shown]
+        if on_edited:  # and only where the edited lines meet its anchors, when the transcript says which
+            on_edited = _touched(idx, on_edited, edited, turn, root, inp.cwd)
         ids = on_edited + cited(idx.by_prefix(), texts, used)
     finally:
         idx.close()
@@ -97,6 +99,19 @@ def stop(inp: HookInput, root: Path) -> str:
         if new is not state:
             session.save(root, inp.session_id, new)
     return ""
+
+
+def _touched(idx, ids: list[str], edited: list[str], turn, root: Path, cwd: str | None) -> list[str]:
+    from tether.surfaces.hooks import edits
+
+    ranges = edits.edited_ranges(turn.tool_uses, lambda p: next(iter(_relative(root, [p], cwd)), None))
+    parsed: dict = {}
+    out = []
+    for i in ids:
+        m = idx.read(i)
+        if m is None or edits.touched(m, set(edited), ranges, str(root), parsed):
+            out.append(i)
+    return out
 
 
 def cited(by_prefix: dict[str, list[str]], texts: list[str], used: list[str]) -> list[str]:
