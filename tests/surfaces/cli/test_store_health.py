@@ -79,3 +79,12 @@ def test_a_memory_file_left_conflicted_by_a_merge_is_quarantined_with_the_fix(re
     assert q["reason"] == "merge_conflict" and "<<<<<<<" in q["error"] and "git add" in q["fix"]
     proc = repo.run("check", check=False)
     assert proc.returncode == 1 and "fix: resolve the merge" in proc.stdout
+
+
+def test_status_from_a_shell_does_not_report_the_plugin_venv_as_a_problem(repo, monkeypatch, tmp_path):
+    repo.write("billing.py", CODE)
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    line = next(ln for ln in repo.run("status").stdout.splitlines() if ln.startswith("plugin venv:"))
+    assert "not known from a shell" in line and "not ready" not in line
+    inside = repo.run("status", env={"CLAUDE_PLUGIN_DATA": str(tmp_path / "plugin-data")}).stdout
+    assert "plugin venv:   not ready (no venv recorded in" in inside  # inside Claude Code it is one

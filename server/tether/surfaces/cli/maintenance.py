@@ -73,7 +73,7 @@ def status(args) -> Result:
         f"memories:      {n} ({active} active, {counts['stale']} stale, {counts['invalidated']} invalidated), "
         f"{len(checked.quarantined)} quarantined",
         "push-recall:   " + ("off (TETHER_PUSH_OFF)" if push_off() else f"on (floor {floor():g})"),
-        "plugin venv:   " + (f"ready ({venv['venv']})" if venv.get("ready") else f"not ready ({venv.get('why')})"),
+        "plugin venv:   " + _venv_line(venv),
     ]
     note = untracked_note(untracked)
     if note:
@@ -87,6 +87,15 @@ def status(args) -> Result:
     else:
         lines.append("hook failures: none recorded")
     return Result(envelope(data, t.freshness(), **counts), "\n".join(lines))
+
+
+def _venv_line(venv: dict) -> str:
+    if venv.get("ready"):
+        return f"ready ({venv['venv']})"
+    if not os.environ.get("CLAUDE_PLUGIN_DATA"):
+        # from a shell the plugin's data dir is unknown: its venv is Claude Code's to build, no problem here
+        return "not known from a shell (Claude Code builds it in the plugin's data dir at first use)"
+    return f"not ready ({venv.get('why')})"
 
 
 def _venv(data) -> dict:
