@@ -83,10 +83,15 @@ class Store:
         a download folder), where `.tether/` must not appear unasked."""
         return not (self.base.exists() or self.base.is_symlink() or (self.root / ".git").exists())
 
+    def writable(self) -> None:
+        """Refuse a write that would make `.tether/` where neither git nor a store is."""
+        if self.unmarked():
+            raise NotARepository(not_a_repository(self.root) + "; nothing was stored", root=str(self.root))
+
     def ensure(self, init: bool = False) -> None:
         """The store directory, made if missing; outside a repository only when asked (`init`)."""
-        if not init and self.unmarked():
-            raise NotARepository(not_a_repository(self.root) + "; nothing was stored", root=str(self.root))
+        if not init:
+            self.writable()
         link = self.linked()
         if link:
             raise StoreCorrupt(
