@@ -78,6 +78,13 @@ class StoreCorrupt(TetherError):
     code = "store_corrupt"
 
 
+class NotARepository(TetherError):
+    """The root is neither a git repository nor a tether store: a write would create `.tether/`
+    in whatever directory the command ran in."""
+
+    code = "not_a_repository"
+
+
 class Conflict(TetherError):
     """A write lost a race or targets a closed memory."""
 

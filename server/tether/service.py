@@ -131,8 +131,7 @@ class Tether:
 
     def link_problems(self, mems: list[Memory] | None = None) -> list[LinkProblem]:
         """Supersede cycles and links to ids that name no memory, over every memory (closed too)."""
-        if mems is None:
-            mems = self.store.load()[0]
+        mems = self.store.load()[0] if mems is None else mems
         graph = {m.id: m.links for m in mems}
         return [LinkProblem(*p) for p in links.problems(graph)]
 
@@ -162,8 +161,7 @@ class Tether:
         return found
 
     def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
-        mems, _ = self.memories(include_closed)
-        m = self.store.get(ref, mems)
+        m = self.store.get(ref, self.memories(include_closed)[0])
         r = self.resolver()
         v = r.memory(m)
         r.flush()
@@ -193,6 +191,7 @@ class Tether:
     ) -> Memory:
         """Store a memory. A near-duplicate of a current memory on the same anchor is refused unless
         `force`; memories in `ignore` are not compared (a supersession replaces its predecessor)."""
+        self.store.writable()  # before placing anchors: outside a repository, a sweep of whatever is there
         body = check_body(body)
         kind = check_kind(kind)
         if source not in SOURCES:
@@ -273,8 +272,8 @@ class Tether:
         return assess(m, neighbours(self.memindex, m, ignore))
 
     def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
-        """Re-bind a memory to the code as it is now: the meaning survived the edit. With `anchors`,
-        only the anchors they name are re-bound (`merge_anchors`); the others are kept as they are."""
+        """Re-bind a memory to the code now (the meaning survived the edit); with `anchors`, only those
+        named (`merge_anchors`). Once none is kept as it was, diffs read git at HEAD now (`commit`)."""
         # placing anchors may sweep the repository: before the lock, redone only if re-anchored meanwhile
         anchors = list(anchors)
         pre = self._live(ref)
@@ -289,8 +288,9 @@ class Tether:
                 new, self.anchor_changes = merge_anchors(now, new)
             else:
                 self.anchor_changes = [("rebound", a.spec(), b.spec()) for a, b in zip(m.anchors, new)]
-            written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso()))
-        self._keep_snippets(bound)
+            commit = head_commit(self.root) if all(c[0] == "rebound" for c in self.anchor_changes) else m.commit
+            written = self.store.write(m.evolve(anchors=tuple(new), verified_at=now_iso(), commit=commit))
+        self._keep_snippets(bound, replace=True)  # the text as re-bound is the new "then"
         return written
 
     def supersede(
@@ -375,14 +375,14 @@ class Tether:
                 f"memory {closed.short_id} is already closed ({how}): nothing was changed", id=closed.id
             ) from None
 
-    def _keep_snippets(self, bound: list[tuple[Anchor, str]]) -> None:
-        """Keep the anchored text for later diffs. It runs after a memory file is written, so a
-        damaged cache here is discarded (diffs fall back to git), never an error."""
+    def _keep_snippets(self, bound: list[tuple[Anchor, str]], replace: bool = False) -> None:
+        """Keep the anchored text for later diffs (`replace`: a hash ignores comments, so what is kept for
+        it may be an older wording). After a write: a damaged cache is discarded, never an error."""
         try:
             with db.transaction(self.index.conn):
                 for a, text in bound:
                     if text and len(text) <= MAX_SNIPPET:
-                        self.index.keep_snippet(a.hash, text)
+                        self.index.keep_snippet(a.hash, text, replace)
         except sqlite3.DatabaseError as e:
             if not db.is_corrupt(e):
                 raise

@@ -358,6 +358,8 @@ _pieces = st.sampled_from(
         "# H",
         "===",
         "---",
+        "~~~~",
+        "``c``",
         "| a | b |",
         "|---|---|",
         "```",
@@ -384,7 +386,7 @@ _pieces = st.sampled_from(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_pieces, max_size=40).map("".join), st.sampled_from(["x.md", "x.json", "x.yaml", "x.toml"]))
+@given(st.lists(_pieces, max_size=40).map("".join), st.sampled_from(["x.md", "x.rst", "x.json", "x.yaml", "x.toml"]))
 def test_any_text_is_symbols_with_sound_ranges_or_a_syntax_skip(text, path):
     from tether.anchor.extract import analyze
 
@@ -393,7 +395,7 @@ def test_any_text_is_symbols_with_sound_ranges_or_a_syntax_skip(text, path):
     assert facts.skipped in (None, "syntax")
     for s in facts.symbols:
         assert 0 <= s.start_byte <= s.end_byte <= len(data) and 1 <= s.start_line <= s.end_line
-        assert s.qualname and s.hash[:3] in ("k1:", "m2:", "r1:")
+        assert s.qualname and s.hash[:3] in ("k1:", "m2:", "r1:", "s1:")
 
 
 @given(st.lists(st.text(max_size=8), min_size=1, max_size=4))

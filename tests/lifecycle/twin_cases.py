@@ -27,6 +27,7 @@ class Twins:
     discs: tuple[str, ...]  # their discriminators as `anchor_ambiguous` lists them, in source order
     spaced: tuple[str, int]  # a discriminator typed with other whitespace, and which twin it means
     edit: tuple[str, str, int]  # (old, new, twin): a body edit inside that one twin
+    implementation: int | None = None  # the twin a bare name means: the one that is no overload signature
 
 
 TWINS = (
@@ -93,6 +94,7 @@ export function parse(text: string, radix?: number): number {
         ("(text: string)", "(text: string, radix: number)", "(text: string, radix?: number)"),
         ("( text:string,radix:number )", 1),
         ("radix ?? 10", "radix ?? 16", 2),
+        implementation=2,
     ),
     Twins(
         "tsx",

@@ -14,7 +14,8 @@ from tether.anchor.grammars import matches, parser, query
 from tether.anchor.languages import Language, language_for, language_for_script, language_named
 from tether.anchor.markdown import extract_sections
 from tether.anchor.model import FileFacts, Symbol
-from tether.anchor.normalize import digest, information_bits
+from tether.anchor.normalize import digest, information_bits, token_stream
+from tether.anchor.rst import RST_EXTENSIONS, extract_rst_sections
 from tether.anchor.symbols import disambiguate, extract_symbols
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -25,6 +26,7 @@ CONTENT_PREFIX = "c1:"
 CONFIG_KIND_NAMES = frozenset(CONFIG_KINDS.values())
 MAX_PARSE_BYTES = 1_000_000
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
+DOC_KINDS = frozenset({"markdown", "rst"})  # prose files whose sections are anchored by title path
 
 
 def content_hash(data: bytes) -> str:
@@ -37,10 +39,12 @@ def is_binary(data: bytes) -> bool:
 
 
 def kind_of(path: str) -> str | None:
-    """The parser a path gets: a language name, "markdown", "json"/"yaml"/"toml", or None (file only)."""
+    """The parser a path gets: a language name, "markdown", "rst", "json"/"yaml"/"toml", or None (file only)."""
     low = path.lower()
     if low.endswith(MARKDOWN_EXTENSIONS):
         return "markdown"
+    if low.endswith(RST_EXTENSIONS):
+        return "rst"
     conf = CONFIG_KINDS.get(os.path.splitext(low)[1])
     if conf:
         return conf
@@ -105,6 +109,8 @@ def _analyze(path: str, data: bytes, entropy: bool, hash_format: int | None) -> 
         return FileFacts(kind, h, len(data), (), "encoding")
     if kind == "markdown":
         symbols = disambiguate(extract_sections(text))
+    elif kind == "rst":
+        symbols = disambiguate(extract_rst_sections(text))
     elif kind in CONFIG_KIND_NAMES:
         if os.path.basename(path) in LOCK_FILES:
             return FileFacts(kind, h, len(data), (), "generated")
@@ -205,6 +211,16 @@ def literal_spans(path: str, data: bytes, start: int, end: int) -> list[tuple[in
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return spans
+
+
+def code_tokens(path: str, text: str) -> list[bytes] | None:
+    """The normalized tokens of a piece of code parsed on its own, as `path`'s language reads it
+    (what the hash sees: no comments, docstrings or layout); None when no parser reads it."""
+    lang = language_for(path)
+    if lang is None or lang.embedded:
+        return None
+    data = text.encode("utf-8", "replace")
+    return token_stream(parser(lang.grammar).parse(data).root_node, lang, (), source=data)[0]
 
 
 def warm(paths: Iterable[str]) -> None:

@@ -71,6 +71,9 @@ def _escape(name: str) -> str:
     return name.replace("/", "\\/")
 
 
+escape_name = _escape  # reStructuredText names its sections the same way (rst.py)
+
+
 def _cells(line: str) -> list[str]:
     """A table line's cells; `\\|` is a pipe inside a cell."""
     s = line.strip()
@@ -217,6 +220,11 @@ def _join(words) -> bytes:
 def _symbol(name: str, kind: str, first: int, end: int, offsets: list[int], h: str, words: list[str]) -> Symbol:
     end = min(max(end, first + 1), len(offsets) - 1)
     return Symbol(name, None, kind, first + 1, end, offsets[first], offsets[end], h, round(information_bits(words), 1))
+
+
+def section_symbol(name: str, first: int, end: int, offsets: list[int], h: str, words: list[str]) -> Symbol:
+    """A section over lines first..end-1 (0-based; `offsets` are the lines' byte starts)."""
+    return _symbol(name, "section", first, end, offsets, h, words)
 
 
 def _split(name: str) -> list[str]:

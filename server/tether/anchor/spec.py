@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from tether.anchor.config import CONFIG_KINDS
-from tether.anchor.extract import kind_of
+from tether.anchor.extract import DOC_KINDS, kind_of
 from tether.anchor.locator import locator
 from tether.errors import InvalidSpec
 
@@ -53,11 +53,13 @@ def parse_spec(text: str) -> AnchorSpec:
         name = name.strip()
         if not name:
             raise InvalidSpec(f"malformed anchor spec {raw!r}: nothing after '#'")
-        if kind_of(path) == "markdown":
+        if kind_of(path) in DOC_KINDS:
             return AnchorSpec("section", path, name, disc)
         if path.lower().endswith(CONFIG_EXTENSIONS):
             return AnchorSpec("key", path, name, disc)
-        raise InvalidSpec(f"'#' anchors name a Markdown section or a config key, and {path!r} is neither")
+        raise InvalidSpec(
+            f"'#' anchors name a Markdown or reStructuredText section or a config key, and {path!r} is none of these"
+        )
     return AnchorSpec("file", _path(raw, raw))
 
 

@@ -358,8 +358,8 @@ class CodeIndex:
         row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()
         return row[0] if row else None
 
-    def keep_snippet(self, hash_: str, text: str) -> None:
-        self.conn.execute("INSERT OR IGNORE INTO snippets(hash, text) VALUES(?, ?)", (hash_, text))
+    def keep_snippet(self, hash_: str, text: str, replace: bool = False) -> None:
+        self.conn.execute(f"INSERT OR {'REPLACE' if replace else 'IGNORE'} INTO snippets VALUES(?, ?)", (hash_, text))
 
     # -- where a renamed or moved anchor was last found ---------------------------------------
     # Keyed by the anchor itself (its hash and where it was written), never its hash alone: twins

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from tether.anchor.config import match_keys, near_keys
 from tether.anchor.disc import canonical
-from tether.anchor.extract import CONFIG_KIND_NAMES
+from tether.anchor.extract import CONFIG_KIND_NAMES, DOC_KINDS
 from tether.anchor.locator import locator
 from tether.anchor.markdown import match_sections
 from tether.anchor.model import Symbol
+from tether.anchor.overloads import implementation
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import (
     AnchorAmbiguous,
@@ -148,6 +149,8 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
             )
         named = chosen
     names = {s.qualname for s in named}
+    if len(named) > 1 and len(names) == 1 and spec.discriminator is None:
+        named = implementation(row.language, named, lambda s: index.read_text(rel, s.start_byte, s.end_byte))
     if len(named) > 1:
         twins = len(names) == 1
         forms = [typeable(spec.type, rel, s, twins or _has_twin(symbols, s)) for s in named]
@@ -164,10 +167,10 @@ def _check_kind(spec: AnchorSpec, rel: str, kind: str | None) -> None:
     """Refuse a spec whose form does not fit the file: `#` needs Markdown or config, `::` code."""
     if spec.type == "key" and kind not in CONFIG_KIND_NAMES:
         msg = f"config key anchors are for JSON, YAML and TOML files, not {rel}: anchor the whole file"
-    elif spec.type == "section" and kind != "markdown":
-        msg = f"section anchors are for Markdown files, not {rel}: anchor the whole file"
-    elif spec.type == "symbol" and kind in CONFIG_KIND_NAMES | {"markdown"}:
-        form = "#Heading/Sub" if kind == "markdown" else "#key.path"
+    elif spec.type == "section" and kind not in DOC_KINDS:
+        msg = f"section anchors are for Markdown and reStructuredText files, not {rel}: anchor the whole file"
+    elif spec.type == "symbol" and kind in CONFIG_KIND_NAMES | DOC_KINDS:
+        form = "#Heading/Sub" if kind in DOC_KINDS else "#key.path"
         msg = f"{rel} has no code symbols: anchor a part of it as {rel}{form}, or the whole file"
     elif spec.type == "symbol" and kind is None:
         msg = f"no symbol support for {rel!r} (unknown language): anchor the whole file instead"
@@ -188,7 +191,7 @@ def _disc_equal(typed: str, stored: str | None) -> bool:
 
 def _by_name(symbols: list[Symbol], name: str, kind: str | None) -> list[Symbol]:
     """Exact qualified name first; then a unique-by-suffix match (`bar` for `Foo.bar`)."""
-    if kind == "markdown":
+    if kind in DOC_KINDS:
         return match_sections(symbols, name)
     if kind in CONFIG_KIND_NAMES:
         return match_keys(symbols, name)

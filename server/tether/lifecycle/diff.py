@@ -9,18 +9,54 @@ from tether.store.memory import is_object_name
 MAX_DIFF_LINES = 40
 
 
+MAX_CHANGES_WEIGHED = 24  # past this many changes all are shown: weighing one is a parse
+
+
 # difflib is imported where it is used: a push hook that finds its memory active never diffs.
-def compact_diff(old: str, new: str, align: bool = True) -> str:
+def compact_diff(old: str, new: str, align: bool = True, path: str | None = None) -> str:
     """A unified diff of then and now, cut at MAX_DIFF_LINES. `align`: the texts are symbols, whose
-    first line starts at the symbol's column (a whole file is compared as it is)."""
+    first line starts at the symbol's column (a whole file is compared as it is).
+
+    With the symbol's `path`, the hunks that changed what the hash reads come first and the ones
+    that only touch comments or docstrings fold into one line: a reworded docstring must not push
+    the code edit that made the memory stale past the cut."""
     import difflib
 
     a, b = _aligned(old.splitlines(), new.splitlines()) if align else (old.splitlines(), new.splitlines())
     lines = list(difflib.unified_diff(a, b, "then", "now", n=1, lineterm=""))
+    if lines and align and path is not None:
+        lines = _code_first(lines, a, b, path)
     if len(lines) > MAX_DIFF_LINES:
         rest = len(lines) - MAX_DIFF_LINES
         lines = lines[:MAX_DIFF_LINES] + [f"... {rest} more diff lines"]
     return "\n".join(lines)
+
+
+def _code_first(lines: list[str], a: list[str], b: list[str], path: str) -> list[str]:
+    """The diff of the changes the hash saw, the comment- and docstring-only ones folded into a
+    count. A change is cosmetic when applying it alone to the old text leaves the normalized
+    tokens as they were; the code changes are then diffed against the old text on their own."""
+    import difflib
+
+    from tether.anchor.extract import code_tokens
+
+    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    changes = [op for op in ops if op[0] != "equal"]
+    if not 1 < len(changes) <= MAX_CHANGES_WEIGHED:
+        return lines
+    before = code_tokens(path, "\n".join(a))
+    if before is None:
+        return lines
+    cosmetic = {
+        op for op in changes if code_tokens(path, "\n".join(a[: op[1]] + b[op[3] : op[4]] + a[op[2] :])) == before
+    }
+    if not cosmetic or len(cosmetic) == len(changes):
+        return lines
+    seen = [x for op in ops for x in (a[op[1] : op[2]] if op[0] == "equal" or op in cosmetic else b[op[3] : op[4]])]
+    folded = sum(i2 - i1 + j2 - j1 for _, i1, i2, j1, j2 in cosmetic)
+    noun = "change" if len(cosmetic) == 1 else "changes"
+    note = f"... {len(cosmetic)} {noun} ({folded} lines) only in comments or docstrings, not shown"
+    return [*difflib.unified_diff(a, seen, "then", "now", n=1, lineterm=""), note]
 
 
 def _aligned(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:

@@ -27,7 +27,7 @@ MAX_PARSES = 8
 # When the anchored file is gone too (Java: the class `Account` lives in `Account.java`), the
 # renamed file is looked for among this many files of the same directory and extension.
 MAX_SIBLINGS = 64
-_CONFIG_KINDS = frozenset({"markdown", "json", "yaml", "toml"})
+_CONFIG_KINDS = frozenset({"markdown", "rst", "json", "yaml", "toml"})
 # Namesakes elsewhere asked of git when an anchor moved and was edited: each costs a `git show`.
 MAX_ELSEWHERE = 4
 # A rename made with an edit has no exact test, so it takes a close likeness (the moved-and-edited

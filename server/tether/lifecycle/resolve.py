@@ -114,7 +114,7 @@ class Resolver:
             old = self._old_text(a, commit)
             new = self._text(path, c)
             if old is not None and new is not None:
-                diff = compact_diff(old, new)
+                diff = compact_diff(old, new, path=path)
         return Resolution(
             Status.STALE,
             Reason.BODY_EDITED,

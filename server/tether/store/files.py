@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.errors import Conflict, InvalidInput, NotFound, StoreCorrupt
+from tether.errors import Conflict, InvalidInput, NotARepository, NotFound, StoreCorrupt
 from tether.files.read import Unreadable, read_regular_file
 from tether.files.write import TEMP_PREFIX, atomic_write
 from tether.store import memory as fmt
@@ -36,7 +36,16 @@ QUARANTINE_FIXES = {
     "linked_store": "replace the symbolic link with a directory of memory files",
     "private_anchor": "remove the file or that anchor: credential files and .git/ are never anchored",
     "not_memory": "move it out of .tether/memories/: only memory files (*.md) belong there",
+    "merge_conflict": "resolve the merge: keep one version between the <<<<<<< and >>>>>>> lines and delete "
+    "the markers (`git checkout --ours FILE` or `--theirs FILE` takes one side whole), then `git add FILE`",
 }
+
+
+def not_a_repository(root: Path) -> str:
+    return (
+        f"{root} is neither a git repository nor a tether store (no .git/ or .tether/): "
+        "run tether in a repository, or `tether init` to keep memories here without git"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +78,20 @@ class Store:
                 return d.relative_to(self.root).as_posix()
         return None
 
-    def ensure(self) -> None:
+    def unmarked(self) -> bool:
+        """Neither a git repository nor a tether store: a command run in a plain directory (a home,
+        a download folder), where `.tether/` must not appear unasked."""
+        return not (self.base.exists() or self.base.is_symlink() or (self.root / ".git").exists())
+
+    def writable(self) -> None:
+        """Refuse a write that would make `.tether/` where neither git nor a store is."""
+        if self.unmarked():
+            raise NotARepository(not_a_repository(self.root) + "; nothing was stored", root=str(self.root))
+
+    def ensure(self, init: bool = False) -> None:
+        """The store directory, made if missing; outside a repository only when asked (`init`)."""
+        if not init:
+            self.writable()
         link = self.linked()
         if link:
             raise StoreCorrupt(

@@ -153,6 +153,11 @@ def load_file(path: str, filename: str | None = None) -> tuple[os.stat_result, M
     return st, loads(data, filename)
 
 
+# both sides of a conflict block git left in the file (a body may well hold a `=======` line)
+_CONFLICT_START = re.compile(r"^<{7}(?:[ \t]|$)", re.MULTILINE)
+_CONFLICT_END = re.compile(r"^>{7}(?:[ \t]|$)", re.MULTILINE)
+
+
 def loads(data: bytes, filename: str | None = None) -> Memory:
     """Parse a memory file; any defect raises StoreCorrupt naming it (the file is then quarantined)."""
     try:
@@ -160,6 +165,8 @@ def loads(data: bytes, filename: str | None = None) -> Memory:
     except UnicodeDecodeError as e:
         raise StoreCorrupt(f"not UTF-8 at byte {e.start}") from None
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    if _CONFLICT_START.search(text) and _CONFLICT_END.search(text):
+        raise StoreCorrupt("git merge-conflict markers (<<<<<<< ... >>>>>>>)", reason="merge_conflict")
     if not text.startswith(FENCE + "\n"):
         raise StoreCorrupt("missing front matter: the file must start with a '---' line")
     end = text.find("\n" + FENCE + "\n", len(FENCE))

@@ -292,7 +292,7 @@ def test_stop_credits_what_this_turns_mcp_recall_showed_when_its_file_is_edited(
         )
 
     result = json.dumps({"data": {"items": [{"id": billing["total"]}], "stale": [{"id": billing["tax"]}]}, "meta": {}})
-    edit_input = {"file_path": str(repo.path / "src/billing.py"), "old_string": "a", "new_string": "b"}
+    edit_input = {"file_path": str(repo.path / "src/billing.py"), "old_string": "a", "new_string": "total = 0"}
     transcript = tmp_path / "transcript.jsonl"
     transcript.write_text(
         "\n".join(
@@ -315,3 +315,70 @@ def test_stop_credits_what_this_turns_mcp_recall_showed_when_its_file_is_edited(
     assert stop(repo, env, transcript=str(transcript)).returncode == 0
     # total was current in the recall; tax was listed stale (not served as current): not credited
     assert [e["ids"] for e in credits(tether_home)] == [[billing["total"]]]
+
+
+VIEWS = """class View:
+    methods = None
+
+    @classmethod
+    def as_view(cls, name):
+        def view(**kwargs):
+            return cls().dispatch_request(**kwargs)
+
+        view.__name__ = name
+        return view
+
+
+class MethodView(View):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.methods = {m.upper() for m in ("get", "post") if hasattr(cls, m)}
+"""
+
+
+def _turn(repo, tmp_path, *uses: tuple[str, dict]) -> str:
+    """A transcript whose last turn made these tool calls."""
+
+    def line(kind: str, uuid: str, content) -> str:
+        role = "assistant" if kind == "assistant" else "user"
+        return json.dumps(
+            {"type": kind, "uuid": uuid, "sessionId": SESSION, "message": {"role": role, "content": content}}
+        )
+
+    lines = [line("user", "u0", "Let MethodView collect HEAD too")]
+    for n, (name, inp) in enumerate(uses):
+        lines.append(line("assistant", f"a{n}", [{"type": "tool_use", "id": f"t{n}", "name": name, "input": inp}]))
+        lines.append(line("user", f"r{n}", [{"type": "tool_result", "tool_use_id": f"t{n}", "content": "ok"}]))
+    path = tmp_path / "turn.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_stop_credits_only_the_memories_whose_anchors_the_edited_lines_meet(repo, env, tether_home, tmp_path):
+    repo.write("src/views.py", VIEWS)
+    repo.commit()
+    as_view = repo.remember("as_view builds a new instance per request.", "src/views.py::View.as_view")
+    subclass = repo.remember(
+        "MethodView collects methods at subclass time.", "src/views.py::MethodView.__init_subclass__"
+    )
+    recalled(repo, as_view, subclass)
+    old, new = '("get", "post")', '("get", "post", "head")'
+    repo.replace("src/views.py", old, new)
+    edit(repo, env, "src/views.py")
+    use = {"file_path": str(repo.path / "src/views.py"), "old_string": old, "new_string": new}
+    assert stop(repo, env, transcript=_turn(repo, tmp_path, ("Edit", use))).returncode == 0
+    assert [e["ids"] for e in credits(tether_home)] == [[subclass]]
+
+
+def test_stop_credits_the_whole_file_where_the_edited_lines_cannot_be_told(repo, env, tether_home, tmp_path):
+    repo.write("src/views.py", VIEWS)
+    repo.commit()
+    ids = [repo.remember("as_view builds a new instance per request.", "src/views.py::View.as_view")]
+    ids.append(
+        repo.remember("MethodView collects methods at subclass time.", "src/views.py::MethodView.__init_subclass__")
+    )
+    recalled(repo, *ids)
+    repo.write("src/views.py", VIEWS + "\n# reviewed\n")
+    use = {"file_path": str(repo.path / "src/views.py"), "content": VIEWS + "\n# reviewed\n"}
+    assert stop(repo, env, transcript=_turn(repo, tmp_path, ("Write", use))).returncode == 0
+    assert [sorted(e["ids"]) for e in credits(tether_home)] == [sorted(ids)]

@@ -216,3 +216,33 @@ def test_naming_a_file_pushes_the_memory_its_other_words_single_out_and_never_gu
     assert d.memory_id is None
     # no words beyond the path: the file is the question, its first memory answers (as before)
     assert decide([], SessionState(), 100.0, lambda _: True, named, in_file={}).memory_id == "a"
+
+
+SIGNER = "class Signer:\n    def sign(self, payload):\n        return hmac(self.keys[-1], payload)\n"
+LONG_FIRST = (
+    "The token signer iterates the configured keys and, unlike the verifier which tries every key in turn, "
+    "always signs with the LAST key in the list, so rotation must append the new key."
+)
+
+
+def pushed_memory(repo, tmp_path, body: str) -> str:
+    """The text inside the fence when the prompt names the memory's file (its bypass)."""
+    repo.write("src/signer.py", SIGNER)
+    repo.commit("signer")
+    repo.remember(body, "src/signer.py::Signer.sign")
+    ctx = context_of(prompt(repo, env_with(repo, tmp_path), "rotate the keys in src/signer.py"))
+    assert ctx is not None
+    return ctx.split('">\n', 1)[1].split("\n</tether-memory>", 1)[0]
+
+
+def test_a_long_first_sentence_is_pushed_whole_and_once(repo, tmp_path):
+    body = LONG_FIRST + " Removing an old key early logs users out."
+    text = pushed_memory(repo, tmp_path, body)
+    assert text == body  # not the summary cut at 120 characters, then the rest after a line break
+
+
+def test_a_body_past_the_budget_is_cut_once_after_a_sentence(repo, tmp_path):
+    rest = " ".join(f"Rotation step {i} is to append the key and wait for old tokens to expire." for i in range(12))
+    text = pushed_memory(repo, tmp_path, LONG_FIRST + " " + rest)
+    assert text.startswith(LONG_FIRST + " Rotation step 0") and text.count("…") == 1
+    assert text.endswith("expire. […]") and len(text) <= 610

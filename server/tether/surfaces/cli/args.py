@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from tether.errors import InvalidInput
 from tether.service import Tether
+from tether.store.files import not_a_repository
 from tether.store.validate import MAX_BODY_CHARS
 
 # what each command family's `register(add)` is handed: `add(name, help)` is a new subparser
@@ -17,9 +18,17 @@ Add = Callable[[str, str], argparse.ArgumentParser]
 _stdin: list[bytes] = []
 
 
+# the commands that would create the store: they refuse outside a repository, or make it (init)
+CREATES_STORE = ("remember", "import", "init")
+
+
 def repository(args) -> Tether:
-    """The repository `--root` names, else the one the working directory is in."""
-    return Tether(args.root, os.getcwd())
+    """The repository `--root` names, else the one the working directory is in. A plain directory
+    is warned of (on stderr: the output stays what the command prints); writes there refuse."""
+    t = Tether(args.root, os.getcwd())
+    if getattr(args, "command", None) not in CREATES_STORE and t.store.unmarked():
+        print(f"tether: warning[not_a_repository]: {not_a_repository(t.root)}", file=sys.stderr)
+    return t
 
 
 def text_argument(value: str) -> str:

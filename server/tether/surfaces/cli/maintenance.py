@@ -1,4 +1,4 @@
-"""Commands that look after a repository's tether: `status`, `doctor`, `index`, `report`, `demo`."""
+"""Commands that look after a repository's tether: `status`, `doctor`, `init`, `index`, `report`, `demo`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from tether.files import failure_log
 from tether.files.paths import plugin_data_dir
 from tether.files.read import read_state_file
 from tether.lifecycle.views import envelope, staleness
+from tether.store.untracked import untracked_memories, untracked_note
 from tether.surfaces import report as html_report
 from tether.surfaces.cli import demo as lifecycle_demo, doctor as diagnosis
 from tether.surfaces.cli.args import Add, repository
@@ -26,6 +27,9 @@ def register(add: Add) -> None:
     add(
         "doctor", "check Python, grammars, cache, store, secret allowlist and hook failures; say what to fix"
     ).set_defaults(handler=doctor)
+    add("init", "keep memories in this directory though it is no git repository (makes .tether/)").set_defaults(
+        handler=init
+    )
     add("index", "index the whole repository now (normally incremental and on demand)").set_defaults(handler=index)
     s = add(
         "report", "write one self-contained HTML page: store health, a map of the repository, every memory and its diff"
@@ -52,6 +56,7 @@ def status(args) -> Result:
     active = n - counts["stale"] - counts["invalidated"]
     venv = _venv(plugin_data_dir())
     recent = failure_log.read(t.root, limit=5)
+    untracked = untracked_memories(t.root)
     data = {
         "root": str(t.root),
         "memories": n,
@@ -61,14 +66,18 @@ def status(args) -> Result:
         "push_recall": {"on": not push_off(), "floor": floor()},
         "venv": venv,
         "hook_failures": recent,
+        "untracked": untracked or [],
     }
     lines = [
         f"tether status for {t.root}",
         f"memories:      {n} ({active} active, {counts['stale']} stale, {counts['invalidated']} invalidated), "
         f"{len(checked.quarantined)} quarantined",
         "push-recall:   " + ("off (TETHER_PUSH_OFF)" if push_off() else f"on (floor {floor():g})"),
-        "plugin venv:   " + (f"ready ({venv['venv']})" if venv.get("ready") else f"not ready ({venv.get('why')})"),
+        "plugin venv:   " + _venv_line(venv),
     ]
+    note = untracked_note(untracked)
+    if note:
+        lines.append(f"untracked:     {note}")
     if recent:
         last = recent[-1]
         lines.append(
@@ -78,6 +87,15 @@ def status(args) -> Result:
     else:
         lines.append("hook failures: none recorded")
     return Result(envelope(data, t.freshness(), **counts), "\n".join(lines))
+
+
+def _venv_line(venv: dict) -> str:
+    if venv.get("ready"):
+        return f"ready ({venv['venv']})"
+    if not os.environ.get("CLAUDE_PLUGIN_DATA"):
+        # from a shell the plugin's data dir is unknown: its venv is Claude Code's to build, no problem here
+        return "not known from a shell (Claude Code builds it in the plugin's data dir at first use)"
+    return f"not ready ({venv.get('why')})"
 
 
 def _venv(data) -> dict:
@@ -101,6 +119,15 @@ def doctor(args) -> Result:
     except (OSError, sqlite3.Error):
         fresh = {"indexed_at": None, "dirty": 0, "swept": False}
     return Result(envelope([f.view() for f in findings], fresh), diagnosis.render(findings), code)
+
+
+def init(args) -> Result:
+    """The one explicit way to a store outside git: `remember` never makes `.tether/` unasked there."""
+    t = repository(args)
+    had = t.store.dir.is_dir()
+    t.store.ensure(init=True)
+    text = f"{'a tether store already is' if had else 'made a tether store'} in {t.store.dir}"
+    return Result(envelope({"root": str(t.root), "created": not had}, t.freshness()), text)
 
 
 def index(args) -> Result:

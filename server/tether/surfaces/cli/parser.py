@@ -35,6 +35,7 @@ FAMILIES = {
     "import": "transfer",
     "status": "maintenance",
     "doctor": "maintenance",
+    "init": "maintenance",
     "index": "maintenance",
     "report": "maintenance",
     "demo": "maintenance",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tether.errors import InvalidInput
+from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
 from tether.store.links import superseded as superseded_ids
 from tether.surfaces.cli import ci, render
@@ -25,6 +26,9 @@ def register(add: Add) -> None:
         default="text",
         help="github: workflow commands, a warning at each stale anchor (an error under --strict); "
         "sarif: SARIF 2.1.0 for code scanning",
+    )
+    s.add_argument(
+        "--problems", action="store_true", help="show only what is not active, grouped by status (long stores, CI logs)"
     )
     s.set_defaults(handler=check)
 
@@ -51,11 +55,14 @@ def check(args) -> Result:
     links = list(checked.link_problems)
     # a quarantined file is a memory no one can read: always a failure; the rest fails under --strict
     code = 1 if bad or (args.strict and (counts["stale"] or counts["invalidated"] or links)) else 0
-    data = [verdict_view(v) for v in verdicts]
+    shown = [v for v in verdicts if v.status != Status.ACTIVE] if args.problems else verdicts
+    data = [verdict_view(v) for v in shown]
     env = envelope(
         data,
         t.freshness(),
         **counts,
+        matched=len(verdicts),
+        omitted_reason="active" if len(shown) < len(verdicts) else None,
         quarantined=[quarantine_view(q) for q in bad],
         link_problems=[p.to_dict() for p in links],
     )
@@ -65,7 +72,7 @@ def check(args) -> Result:
         return Result(env, ci.github(verdicts, bad, links, args.strict), code)
     if args.format == "sarif":
         return Result(env, to_json(ci.sarif(verdicts, bad, args.strict)).decode(), code)
-    return Result(env, render.check_report(verdicts, bad, links), code)
+    return Result(env, render.check_report(verdicts, bad, links, args.problems), code)
 
 
 def ls(args) -> Result:

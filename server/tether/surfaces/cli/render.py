@@ -52,10 +52,22 @@ def verdict_block(v: Verdict, diff: bool = True) -> str:
     return "\n".join(lines + detail)
 
 
-def check_report(verdicts: list[Verdict], quarantined: list[Quarantined], link_problems=()) -> str:
-    out = [verdict_block(v) for v in verdicts]
+def check_report(verdicts: list[Verdict], quarantined: list[Quarantined], link_problems=(), problems=False) -> str:
+    """Every memory as it resolves now, then what cannot be read, then the counts. `problems`: only
+    what is not active, each status under its own heading (worst first)."""
+    if problems:
+        out = []
+        for s in (Status.INVALIDATED, Status.STALE):
+            group = [verdict_block(v) for v in verdicts if v.status == s]
+            if group:
+                out += [f"== {len(group)} {s} ==", *group]
+    else:
+        out = [verdict_block(v) for v in verdicts]
+    if problems and quarantined:
+        out.append(f"== {len(quarantined)} quarantined ==")
     for q in quarantined:
         out.append(f"{'quarantined':<{STATUS_WIDTH}} {one_line(q.filename)}: {one_line(q.error)}")
+        out.append(f"{'':<{STATUS_WIDTH}} fix: {q.fix}")
     for p in link_problems:
         out.append(f"{'bad link':<{STATUS_WIDTH}} {p.memory_id[:8]}  {p.problem}: {p.message}")
     counts: dict[str, int] = {

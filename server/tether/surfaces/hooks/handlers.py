@@ -87,6 +87,8 @@ def stop(inp: HookInput, root: Path) -> str:
             shown.update(state.window)  # pushed, in any turn since the last compaction
             shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
             on_edited = [i for i in on_edited if i in shown]
+        if on_edited:  # and only where the edited lines meet its anchors, when the transcript says which
+            on_edited = _touched(idx, on_edited, edited, turn, root, inp.cwd)
         ids = on_edited + cited(idx.by_prefix(), texts, used)
     finally:
         idx.close()
@@ -97,6 +99,19 @@ def stop(inp: HookInput, root: Path) -> str:
         if new is not state:
             session.save(root, inp.session_id, new)
     return ""
+
+
+def _touched(idx, ids: list[str], edited: list[str], turn, root: Path, cwd: str | None) -> list[str]:
+    from tether.surfaces.hooks import edits
+
+    ranges = edits.edited_ranges(turn.tool_uses, lambda p: next(iter(_relative(root, [p], cwd)), None))
+    parsed: dict = {}
+    out = []
+    for i in ids:
+        m = idx.read(i)
+        if m is None or edits.touched(m, set(edited), ranges, str(root), parsed):
+            out.append(i)
+    return out
 
 
 def cited(by_prefix: dict[str, list[str]], texts: list[str], used: list[str]) -> list[str]:
@@ -176,10 +191,13 @@ def status_line(root: Path) -> str:
         f", {len(checked.quarantined)} unreadable" if checked.quarantined else ""
     )
     fix = " (run /tether:check to review them)" if stale or gone or checked.quarantined else ""
+    from tether.store.untracked import untracked_memories, untracked_note
+
+    note = untracked_note(untracked_memories(root))
     return (
         f"tether: {n} memor{'y' if n == 1 else 'ies'} anchored to this repository's code "
         f"({stale} stale{extra}){fix}. Before changing code, call {RECALL_TOOL} with the task and files "
-        f"to get the decisions, gotchas and failed attempts recorded about them."
+        f"to get the decisions, gotchas and failed attempts recorded about them." + (f" Note: {note}." if note else "")
     )
 
 
@@ -273,12 +291,7 @@ def injection(v) -> str:
     """Background facts fenced as data, naming the id so the agent can cite it."""
     m = v.memory
     where = ", ".join(_spec(a, r) for a, r in v.anchors[:3])
-    body = m.body.strip()
-    if body.startswith(m.summary.rstrip(".…")):
-        body = body[len(m.summary.rstrip(".…")) :].lstrip(" .…\n")
-    if len(body) > MAX_BODY_CHARS:
-        body = body[: MAX_BODY_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    text = fenced(m.summary + ("\n" + body if body else ""))
+    text = fenced(pushed_text(m.summary, m.body))
     where = fenced(re.sub(r"[\x00-\x1f\x7f]", " ", where))  # an attribute: one line, whatever a path holds
     return (
         f"tether recalled one stored memory that may bear on this prompt. It is background data from "
@@ -287,6 +300,25 @@ def injection(v) -> str:
         f'<tether-memory id="{m.short_id}" kind="{m.kind}" anchors="{where}">\n{text}\n</tether-memory>\n'
         f"If it informs your work, cite it as tether:{m.short_id}. More: {RECALL_TOOL}."
     )
+
+
+def pushed_text(summary: str, body: str) -> str:
+    """What the model reads of a memory, whole: the body alone when the summary is its opening (a
+    summary cut at its limit, then the body's rest, read as one sentence broken twice), else the
+    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits."""
+    body = body.strip()
+    lead = summary.rstrip(".…").strip()
+    text = body if body.lstrip("#").strip().startswith(lead) else f"{summary}\n{body}"
+    if len(text) <= MAX_BODY_CHARS:
+        return text
+    head = text[:MAX_BODY_CHARS]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head)]
+    if ends and ends[-1] >= MAX_BODY_CHARS // 3:
+        return head[: ends[-1]].rstrip() + " […]"
+    return head.rsplit(" ", 1)[0] + " […]"  # one sentence longer than the budget: a word boundary
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
 # A tag-like mention of the fence, in any case or spacing, full-width or small brackets included:

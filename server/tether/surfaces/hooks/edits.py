@@ -1,0 +1,112 @@
+"""Which lines a turn's edits touched, and whether a memory's anchors are among them (Stop's credit).
+
+An edit of `MethodView.__init_subclass__` is no use of the `View.as_view` memory in the same file:
+a memory is credited for an edit only where the edited lines meet one of its anchors. The lines
+come from the transcript's Edit and MultiEdit calls: each `new_string` is looked up in the file as
+it is after the turn. Where that cannot be told (a Write, a deletion, a string the file no longer
+holds, a file too large or unreadable, an edit only the PostToolUse log knows of), the whole file
+counts, as before. Everything read here is untrusted: bounded, and never an error.
+"""
+
+from __future__ import annotations
+
+import os
+
+from tether.anchor.disc import disc_matches
+from tether.files.read import Unreadable, read_regular_file
+
+MAX_FILE_BYTES = 1_000_000  # as the parser's cap: a larger file is not parsed, its anchors not placed
+MAX_STRINGS = 64  # edited strings looked up per file; past that the whole file counts
+MAX_HITS = 16  # occurrences of one string counted (a `replace_all` of a common word)
+
+Ranges = list  # [(first line, last line)], 1-based, inclusive
+
+
+def edited_ranges(uses, rel_of) -> dict:
+    """Repo-relative path -> the line ranges the turn's edits left there, or None (the whole file).
+    `uses`: the turn's tool uses; `rel_of(path)`: the repo-relative path, or None outside the root."""
+    found: dict[str, tuple[str, list[str] | None]] = {}
+    for u in uses:
+        raw = u.input.get("file_path")
+        if u.name not in ("Edit", "MultiEdit", "Write") or not isinstance(raw, str) or not raw:
+            continue
+        rel = rel_of(raw)
+        if rel is None:
+            continue
+        strings = _new_strings(u)
+        path, have = found.get(rel, (raw, []))
+        found[rel] = (path, None if strings is None or have is None else have + strings)
+    return {rel: _lines(path, strings) for rel, (path, strings) in found.items()}
+
+
+def _new_strings(u) -> list[str] | None:
+    """The text each edit left, or None when an edit's place cannot be found by it."""
+    if u.name == "Edit":
+        edits = [u.input]
+    elif u.name == "MultiEdit" and isinstance(u.input.get("edits"), list):
+        edits = u.input["edits"]
+    else:
+        return None  # a Write replaces the whole file
+    out = []
+    for e in edits:
+        new = e.get("new_string") if isinstance(e, dict) else None
+        if not isinstance(new, str) or not new.strip():
+            return None  # a deletion leaves nothing to find
+        out.append(new)
+    return out
+
+
+def _read(path: str) -> str | None:
+    try:
+        return read_regular_file(path, MAX_FILE_BYTES)[1].decode("utf-8")
+    except (OSError, Unreadable, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _lines(path: str, strings: list[str] | None) -> Ranges | None:
+    if strings is None or len(strings) > MAX_STRINGS:
+        return None
+    text = _read(path)
+    if text is None:
+        return None
+    out = []
+    for s in strings:
+        at, hits = text.find(s), 0
+        if at == -1:
+            return None  # edited again since, or never as written: the whole file
+        while at != -1 and hits < MAX_HITS:
+            first = text.count("\n", 0, at) + 1
+            out.append((first, first + s.rstrip("\n").count("\n")))
+            at, hits = text.find(s, at + len(s)), hits + 1
+    return out
+
+
+def touched(memory, edited: set, ranges: dict, root: str, parsed: dict) -> bool:
+    """Whether the turn's edits met one of the memory's anchors: an anchor on an edited file whose
+    lines the edits meet, or whose place cannot be told (a whole-file anchor, an edit placed
+    nowhere, a symbol not found by its name: renamed by the edit, it may be what was edited).
+    `parsed`: the symbols of files already analyzed, shared between memories."""
+    for a in memory.anchors:
+        if a.path not in edited:
+            continue
+        lines = ranges.get(a.path)
+        if lines is None or a.type == "file" or not a.symbol:
+            return True
+        if a.path not in parsed:
+            parsed[a.path] = _symbols(os.path.join(root, a.path), a.path)
+        symbols = parsed[a.path]
+        hits = [s for s in symbols or () if s.qualname == a.symbol and disc_matches(a.discriminator, s.discriminator)]
+        if not hits or any(
+            a0 <= max(s.end_line for s in hits) and min(s.start_line for s in hits) <= b0 for a0, b0 in lines
+        ):
+            return True
+    return False
+
+
+def _symbols(full: str, rel: str):
+    text = _read(full)
+    if text is None:
+        return None
+    from tether.anchor.extract import analyze  # tree-sitter: only for an edit placed in a file
+
+    return analyze(rel, text.encode("utf-8")).symbols
