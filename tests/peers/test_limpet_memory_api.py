@@ -103,10 +103,11 @@ def test_a_file_anchor_hashes_the_file_as_it_is_when_remembered(cache):
     assert verdict(cache, mid) == ("stale", "file_edited")
 
 
-@pytest.mark.parametrize("evidence", [None, "", "   "])
+@pytest.mark.parametrize("evidence", [None, "", "   ", '""', "' '"])
 def test_verified_without_evidence_is_refused(cache, evidence):
     """limpet tests/memory_api.rs::verified_without_evidence_is_refused — `--verified` needs the command that
-    verified it; an empty or blank command is none. Nothing is stored."""
+    verified it; an empty or blank command is none (so is one that is only quotes, as a shell reads it:
+    a red-team finding). Nothing is stored."""
     extra = [] if evidence is None else ["--evidence", evidence]
     err = cache.error("remember", "claims to be proven", "--anchor", "cache.py", "--verified", *extra)
     assert err["code"] == "invalid_input" and "--evidence" in err["message"]
@@ -527,6 +528,9 @@ def test_a_memory_valid_only_from_a_future_date_is_not_served_as_current(cache):
     assert [m["id"] for m in cache.json("ls")["data"]] == []
     assert cache.json("recall", "why sqlite over flat files for search")["data"]["items"] == []
     assert mid not in cache.check()
+    # asked for by id, it says so rather than reading active (a red-team finding)
+    assert cache.json("show", mid)["data"]["in_force"] is False
+    assert "not in force yet" in cache.run("show", mid).stdout
 
 
 def test_recall_marks_both_sides_of_a_conflict(scanner):

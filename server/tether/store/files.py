@@ -127,7 +127,7 @@ class Store:
             bad.append(
                 Quarantined(link, "a symbolic link: memories are read only inside the repository", "linked_store")
             )
-        seen: dict[str, str] = {}
+        parsed: list[tuple[str, Memory]] = []
         for path in self.files():
             rel = path.relative_to(self.root).as_posix()
             if path.suffix != ".md":
@@ -141,12 +141,17 @@ class Store:
             except OSError as e:
                 bad.append(Quarantined(rel, f"unreadable: {e.strerror}", "unreadable"))
                 continue
-            key = m.id.lower()  # ids are hex: `1D62CEDD-...` is `1d62cedd-...`
-            if key in seen:
-                bad.append(Quarantined(rel, f"duplicate id {m.id} (also in {seen[key]})", "duplicate_id"))
-                continue
-            seen[key] = rel
-            memories.append(m)
+            parsed.append((rel, m))
+        # Two files, one id: the one named as tether names it (`...--<id prefix>.md`) is the memory,
+        # the other the copy, whichever sorts first; ids are hex, so `1D62CEDD-...` is `1d62cedd-...`.
+        keeper: dict[str, str] = {}
+        for rel, m in sorted(parsed, key=lambda p: (not p[0].lower().endswith(f"--{p[1].id[:8].lower()}.md"), p[0])):
+            keeper.setdefault(m.id.lower(), rel)
+        for rel, m in parsed:
+            if keeper[m.id.lower()] != rel:
+                bad.append(Quarantined(rel, f"duplicate id {m.id} (also in {keeper[m.id.lower()]})", "duplicate_id"))
+            else:
+                memories.append(m)
         return memories, bad
 
     def memories(self, include_closed: bool = False) -> tuple[list[Memory], list[Quarantined]]:

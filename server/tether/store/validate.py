@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 
 from tether.errors import InvalidInput
@@ -58,8 +59,15 @@ def check_tags(tags: Iterable[str]) -> tuple[str, ...]:
 
 
 def check_evidence(command: str | None) -> str | None:
-    """The command that re-verifies a memory, stripped; None if blank."""
+    """The command that re-verifies a memory, stripped; None if blank, as a shell would read it
+    (`""` or `' '` runs nothing: no evidence)."""
     if command is None or not command.strip():
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = [command]  # unbalanced quotes: the shell's error is the user's to see when it runs
+    if not any(w.strip() for w in words):
         return None
     if len(command) > MAX_EVIDENCE_CHARS:
         raise InvalidInput(f"the evidence command is longer than {MAX_EVIDENCE_CHARS} characters")

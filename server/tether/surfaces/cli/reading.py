@@ -103,7 +103,7 @@ def ls(args) -> Result:
 def show(args) -> Result:
     t = repository(args)
     v = t.verdict(args.id)
-    data = dict(verdict_view(v, body=True), memory=memory_view(v.memory))
+    data = dict(verdict_view(v, body=True), memory=memory_view(v.memory), in_force=v.memory.in_force())
     return Result(envelope(data, t.freshness(), **staleness([v])), render.memory_detail(v))
 
 

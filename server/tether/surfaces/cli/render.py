@@ -95,6 +95,8 @@ def memory_detail(v: Verdict) -> str:
     ]
     if not m.live:
         lines.append(f"closed:      {m.valid_to}  {m.retired_reason or ''}".rstrip())
+    elif not m.in_force():
+        lines.append(f"valid from:  {m.valid_from}  (not in force yet: recall, ls and check leave it out)")
     for k, ids in m.links.items():
         lines.append(f"{k + ':':<13}{', '.join(i[:8] for i in ids)}")
     if m.tags:
