@@ -190,9 +190,7 @@ class MemoryIndex:
                 fill_code(self.conn)
         files = self._rel_files(files)
         where, args = self._filters(kinds, as_of)
-        q, df, n, alt = self._query_terms(task[:MAX_SEARCH_CHARS])
-        if not expand:
-            alt = {}
+        q, df, n, alt = self._query_terms(task[:MAX_SEARCH_CHARS], expand)
 
         def idf_of(t: str) -> float:
             return math.log(1 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))
@@ -282,13 +280,15 @@ class MemoryIndex:
         count, avgdl = row[0].split()
         return int(count), float(avgdl)
 
-    def _query_terms(self, task: str) -> tuple[list[str], dict[str, int], int, dict[str, list[str]]]:
+    def _query_terms(
+        self, task: str, expand: bool = True
+    ) -> tuple[list[str], dict[str, int], int, dict[str, list[str]]]:
         """The task's terms (at most MAX_TERMS, rarest kept; phrases add the term they stand for),
         their lexicon alternates, the document frequencies of both, and N."""
         q = unique(terms(task) + phrase_terms(task))
         if not q:
             return [], {}, 0, {}
-        alt = {t: [a for a in alternates(t) if a not in q] for t in q}
+        alt = {t: [a for a in alternates(t) if a not in q] for t in q} if expand else {}
         wanted = unique(q + [a for alts in alt.values() for a in alts])
         n = self._stats()[0]
         marks = ",".join("?" * len(wanted))
@@ -296,7 +296,7 @@ class MemoryIndex:
         if len(q) > MAX_TERMS:
             # terms no memory contains are kept (they lower coverage), then the rarest known ones
             q = sorted(q, key=lambda t: (df.get(t, 0), q.index(t)))[:MAX_TERMS]
-        return q, df, n, {t: [a for a in alt[t] if df.get(a)] for t in q if any(df.get(a) for a in alt[t])}
+        return q, df, n, {t: [a for a in alt[t] if df.get(a)] for t in q if any(df.get(a) for a in alt.get(t, ()))}
 
     def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
         args: tuple
