@@ -4,7 +4,7 @@
     python -m tests.bench index_cold           # a subset, by module name
     python -m tests.bench --small              # tiny corpora: checks the harness, numbers meaningless
 
-Results are also merged into tests/bench/results.json (kept out of git) for the README.
+Results are also merged into tests/bench/results.json (kept out of git) for docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reliability figures for the README: concurrent writers, SIGKILLed writers, hostile input, secrets.
+"""Reliability figures for docs/benchmarks.md: concurrent writers, SIGKILLed writers, hostile input, secrets.
 
 The same scenarios as tests/store/test_concurrency.py, test_crash.py and tests/surfaces/cli/test_hostile.py (shared code in
 tests/stress.py), run once at full size and reported as counts: what was written, what was lost,

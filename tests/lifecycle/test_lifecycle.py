@@ -1,4 +1,4 @@
-"""Every row of the anchor lifecycle table (the README's), per language, through the real CLI."""
+"""Every row of the anchor lifecycle table (docs/format.md's), per language, through the real CLI."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def test_every_relabel_says_why():
 
 # The held-aside third was measured once the rules were frozen (tests/bench/secret_gate.py says
 # how): 92.8% refused, 7.9% false positives. Its floor guards against regressions; the targets are
-# held on the part the rules were tuned on, and the README reports both.
+# held on the part the rules were tuned on, and docs/benchmarks.md reports both.
 HELD_OUT_FLOOR = {"refused": 0.925, "fp": 0.08}
 
 

@@ -3,7 +3,7 @@
 One real repository holds every state a memory can be in (active, followed, stale with a diff,
 invalidated, superseded, retired, quarantined) plus a body that tries HTML injection; the report
 is written by the real CLI and driven over the DevTools protocol (tests/cdp.py). Screenshots go to
-tests/artifacts/; TETHER_UPDATE_SCREENSHOT=1 also refreshes docs/report.png for the README.
+tests/artifacts/; TETHER_UPDATE_SCREENSHOT=1 also refreshes docs/report.png for docs/hooks.md.
 """
 
 from __future__ import annotations
