@@ -48,10 +48,10 @@ async def _call(client, tool: str, **arguments) -> tuple[bool, dict]:
 
 
 def test_a_full_protocol_session(repo, tmp_path):
-    """limpet tests/mcp_integration.rs::full_protocol_session — over MCP: exactly six tools; remember
+    """limpet tests/mcp_integration.rs::full_protocol_session — over MCP: exactly seven tools; remember
     anchored to the indexed symbol; recall finds it (completeness matched 1, returned 1, staleness
     counted); a path traversal in anchors is a tool error (`outside_root`), not a crash, and the server
-    keeps serving. (limpet's `map`, `affected`, `verify_queue` and `admin` tools have no counterpart.)"""
+    keeps serving. (limpet's `map`, `verify_queue` and `admin` tools have no counterpart; `affected` has.)"""
     repo.write("feed.py", FEED)
     repo.commit("feed")
 
@@ -64,6 +64,7 @@ def test_a_full_protocol_session(repo, tmp_path):
                 "reanchor",
                 "supersede",
                 "retire",
+                "affected",
             }
             err, made = await _call(
                 client,

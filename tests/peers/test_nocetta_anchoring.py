@@ -306,9 +306,6 @@ def test_plain_javascript_functions_anchor_and_stay_active(repo):
     assert {i["status"] for i in repo.check().values()} == {"active"}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21: identical bodies in .js and .ts get different hashes (language-tagged)"
-)
 def test_identical_bodies_in_js_and_ts_hash_alike(repo):
     """nocetta test/anchor/locate-any.test.ts › JS riding the TypeScript grammar › hashes identical JS bodies
     identically across the aliased extensions — one grammar, one hash format"""
@@ -324,9 +321,6 @@ def test_identical_bodies_in_js_and_ts_hash_alike(repo):
     assert js["data"]["anchors"][0]["hash"] == ts["data"]["anchors"][0]["hash"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 21: `git mv greet.js greet.ts` with the body unchanged goes stale body_edited"
-)
 def test_renaming_a_js_file_to_ts_keeps_its_memory_active(repo):
     """nocetta test/anchor/locate-any.test.ts › JS riding the TypeScript grammar › hashes identical JS bodies
     identically across the aliased extensions — so a .js file renamed to .ts changes nothing anchored in it"""

@@ -109,3 +109,10 @@ def test_an_answer_gives_the_best_match_whole_and_the_runners_up_in_brief(repo):
     for item in items[1:]:  # by summary and anchor: `tether show ID` has the rest
         assert "body" not in item and item["truncated"] is True
         assert all("lines" not in a and a["path"] == "app/helpers.py" for a in item["anchors"])
+
+
+def test_a_latin_word_glued_to_cjk_text_is_a_word_of_its_own():
+    """A red-team finding: `为什么redirect后…` found nothing, the same with spaces found the memory."""
+    assert "redirect" in terms("为什么redirect后请求方法变成了GET")
+    assert "post" in terms("リダイレクトでPOSTがGETになる")
+    assert terms("café naïve") == ["café", "naïv"]  # accented Latin is not split

@@ -136,7 +136,13 @@ def _format1(lang: Language) -> Language:
     if lang.hash_format == 1:
         return lang
     return replace(
-        lang, format1=True, kept_semicolons=frozenset(), implied=None, noop_statements=frozenset(), literal_values=False
+        lang,
+        format1=True,
+        kept_semicolons=frozenset(),
+        implied=None,
+        noop_statements=frozenset(),
+        literal_values=False,
+        transparent_single=frozenset(),  # only TypeScript's is format 2 (no format-2 language had one before)
     )
 
 
@@ -149,6 +155,8 @@ def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list
     out: list[Symbol] = []
     for block, inner in _blocks(host, data):
         rows, offset = block.start_point[0], block.start_byte
+        if host.format1:
+            inner = _format1(inner)  # an anchor written before the script language's format moved on
         for s in extract_symbols(inner, data[block.start_byte : block.end_byte], entropy):
             out.append(
                 replace(

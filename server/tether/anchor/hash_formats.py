@@ -3,9 +3,27 @@ reads it here, and so does the prompt hook's resolver, of every anchor, without 
 
 from __future__ import annotations
 
-CURRENT = {"rust": 2, "go": 2, "python": 2}
+# ECMAScript 2: a TypeScript parameter with no type or default is its name, as in JavaScript, so an
+# identical body hashes alike in .js and .ts (JavaScript moved to 2 with it: same stream, same prefix).
+# Vue and Svelte follow their scripts' language (a function hashes alike in a `.vue` script and a `.ts` file).
+CURRENT = {
+    "rust": 2,
+    "go": 2,
+    "python": 2,
+    **dict.fromkeys(("javascript", "typescript", "tsx", "vue", "svelte"), 2),
+}
 # for an anchor stored without its language (memory files may omit it): by its file's extension
-EXTENSIONS = {".rs": "rust", ".go": "go", ".py": "python", ".pyi": "python"}
+EXTENSIONS = {
+    ".rs": "rust",
+    ".go": "go",
+    ".py": "python",
+    ".pyi": "python",
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx"), "javascript"),
+    **dict.fromkeys((".ts", ".mts", ".cts"), "typescript"),
+    ".tsx": "tsx",
+    ".vue": "vue",
+    ".svelte": "svelte",
+}
 
 
 def current(language: str | None, path: str = "") -> int:

@@ -140,6 +140,7 @@ _JS_COMMON: dict[str, Any] = dict(  # keyword arguments of Language, of several 
 _TS_COMMON: dict[str, Any] = dict(
     _JS_COMMON,
     transparent=frozenset({"parenthesized_expression", "parenthesized_type"}),
+    transparent_single=frozenset({"required_parameter"}),  # format 2: `(name)` as JavaScript has it
     class_kinds=frozenset({"class", "interface", "enum", "type"}),
     bare_param_nodes=("formal_parameters", "required_parameter"),
 )

@@ -240,7 +240,9 @@ def token_streams(
 
 @cache
 def _bare(lang: Language) -> tuple[list[bytes], list[bytes]]:
-    opened = [OPEN + n.encode() for n in lang.bare_param_nodes]
+    # a bare `x => ...` is `(x) => ...`: the wrappers a parenthesized one would emit (a single-operand
+    # wrapper that is transparent emits nothing there, so nothing here either)
+    opened = [OPEN + n.encode() for n in lang.bare_param_nodes if n not in lang.transparent_single]
     return opened, [CLOSE] * len(opened)
 
 

@@ -122,6 +122,19 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(zip(seq, seq[1:]))
 
 
+def _restates(new: str, old: str) -> bool:
+    """The new text is word for word part of the old one (its first sentence, say): nothing new said."""
+    a, b = _flat(new), _flat(old)
+    return len(a.split()) >= MIN_RESTATED_WORDS and a in b
+
+
+MIN_RESTATED_WORDS = 5  # a few words ("see the docs") say too little to be called a copy
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.lower().split()).rstrip(".!;: ")
+
+
 def anchor_keys(m: Memory) -> set[tuple]:
     return {(a.type, a.path, a.symbol, a.discriminator) for a in m.anchors}
 
@@ -141,13 +154,18 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
         if sim < TOPIC_SIMILARITY:
             continue
         old_nums = numbers(old_text)
-        if nums and old_nums and nums != old_nums:
+        shared = keys & anchor_keys(old)
+        if shared and _restates(text, old_text):
+            # all the new one says, the old one says already (its first sentence, word for word)
+            if duplicate is None or sim > duplicate.similarity:
+                duplicate = Overlap(old, max(sim, DUPLICATE_SIMILARITY), "duplicate")
+        elif nums - old_nums and old_nums - nums:  # each states a number the other does not: 20 vs 30
             conflicts.append(Overlap(old, sim, "number_differs"))
         elif neg != negated(old_text) or opposed(text, old_text):
             conflicts.append(Overlap(old, sim, "negation_differs"))
         elif sim >= DUPLICATE_SIMILARITY and order_similarity(new.body, old.body) < SAME_ORDER:
             conflicts.append(Overlap(old, sim, "order_differs"))
-        elif sim >= DUPLICATE_SIMILARITY and keys & anchor_keys(old):
+        elif sim >= DUPLICATE_SIMILARITY and shared:
             if duplicate is None or sim > duplicate.similarity:
                 duplicate = Overlap(old, sim, "duplicate")
     conflicts.sort(key=lambda o: -o.similarity)

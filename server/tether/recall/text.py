@@ -130,8 +130,25 @@ def words(text: str) -> list[str]:
     return out
 
 
+# Scripts written without spaces (CJK, kana, hangul): a Latin word glued to them is a word of its own.
+_SPACELESS = re.compile(
+    r"[\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+|[^\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+"
+)
+
+
+def _pieces(run: str) -> list[str]:
+    out = []
+    for piece in _RUN.findall(run):
+        if piece.isascii():
+            out.extend(_HUMPS.findall(piece))
+        else:
+            for part in _SPACELESS.findall(piece):
+                out.extend(_HUMPS.findall(part) if part.isascii() else [part])
+    return out
+
+
 def _run_words(run: str) -> list[str]:
-    parts = [h for piece in _RUN.findall(run) for h in (_HUMPS.findall(piece) if piece.isascii() else [piece])]
+    parts = _pieces(run)
     lowered = [p.lower() for p in parts]
     if len(lowered) > 1:
         joined = "".join(lowered)

@@ -382,3 +382,18 @@ def test_stop_credits_the_whole_file_where_the_edited_lines_cannot_be_told(repo,
     use = {"file_path": str(repo.path / "src/views.py"), "content": VIEWS + "\n# reviewed\n"}
     assert stop(repo, env, transcript=_turn(repo, tmp_path, ("Write", use))).returncode == 0
     assert [sorted(e["ids"]) for e in credits(tether_home)] == [sorted(ids)]
+
+
+def test_tether_hook_takes_the_event_as_the_hook_scripts_spell_it_and_fails_open_on_a_typo(tmp_path):
+    """A red-team finding: `tether hook user_prompt_submit` (hooks/run.sh's spelling) exited 2."""
+    import subprocess
+    import sys
+
+    for event, code in (("user_prompt_submit", 0), ("UserPromptSubmit", 0), ("no_such_event", 0)):
+        proc = subprocess.run(
+            [sys.executable, "-m", "tether", "--root", str(tmp_path), "hook", event],
+            input=b'{"prompt": "hello"}',
+            capture_output=True,
+        )
+        assert proc.returncode == code and proc.stdout == b""
+        assert (b"unknown event" in proc.stderr) == (event == "no_such_event")

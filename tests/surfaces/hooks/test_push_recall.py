@@ -110,8 +110,10 @@ def test_a_used_memory_stays_quiet_for_the_session(repo, billing, tmp_path):
 
 def test_naming_an_anchored_file_bypasses_the_floor_once_per_session(repo, billing, tmp_path):
     env = env_with(repo, tmp_path, TETHER_PUSH_FLOOR="1000")
-    first = pushed(prompt(repo, env, "can you look at src/billing.py for me"))
-    assert first and first[0] in (billing["total"][:8], billing["tax"][:8])
+    # two memories on that file: naming it alone singles neither out (a guess would be a wrong push) ...
+    assert prompt(repo, env, "can you look at src/billing.py for me").stdout == b""
+    # ... the prompt's other words choose one
+    assert pushed(prompt(repo, env, "can you look at the tax rates in src/billing.py")) == [billing["tax"][:8]]
     # the other memory on that file is not pushed: the file's bypass is spent for this session
     assert prompt(repo, env, "and now billing.py again please").stdout == b""
     # another anchored file has its own bypass
@@ -186,10 +188,11 @@ def test_the_bypass_checks_at_most_a_few_candidates():
         return mid == "d"
 
     named = {"src/a.py": ["a", "b", "c", "d"]}
-    d = decide([], SessionState(), 100.0, is_active, named)
+    words = {"a": 9.0, "b": 1.0, "c": 1.0, "d": 1.0}  # the prompt's words single out `a`
+    d = decide([], SessionState(), 100.0, is_active, named, in_file=words)
     assert d.memory_id is None and asked == ["a", "b", "c"] and len(asked) == MAX_CHECKS
     asked.clear()
-    d = decide([], SessionState(), 100.0, is_active, {"src/a.py": ["c", "d"]})
+    d = decide([], SessionState(), 100.0, is_active, {"src/a.py": ["c", "d"]}, in_file={"c": 5.0, "d": 1.0})
     assert (d.memory_id, d.via, asked) == ("d", "bypass", ["c", "d"])
 
 
@@ -214,8 +217,10 @@ def test_naming_a_file_pushes_the_memory_its_other_words_single_out_and_never_gu
     # the words fit both of the file's memories alike: which one would be a guess
     d = decide([], SessionState(), 100.0, lambda _: True, named, in_file={"a": 3.0, "b": 2.8})
     assert d.memory_id is None
-    # no words beyond the path: the file is the question, its first memory answers (as before)
-    assert decide([], SessionState(), 100.0, lambda _: True, named, in_file={}).memory_id == "a"
+    # no words beyond the path: neither is singled out; a file with one memory is answered by it
+    assert decide([], SessionState(), 100.0, lambda _: True, named, in_file={}).memory_id is None
+    one = {"src/b.py": ["c"]}
+    assert decide([], SessionState(), 100.0, lambda _: True, one, in_file={}).memory_id == "c"
 
 
 SIGNER = "class Signer:\n    def sign(self, payload):\n        return hmac(self.keys[-1], payload)\n"

@@ -3,8 +3,8 @@
 Silence is the resting state. A memory is pushed only when all hold:
 - it is the top candidate, its score clears the absolute floor, beats the runner-up's by
   DOMINANCE and the full recall ranking (lexicon and code field included) puts it first too; or
-  the prompt names a file it is anchored to, its words do not fit two of that file's memories
-  alike, and that file's once-per-session bypass is unspent;
+  the prompt names a file it is anchored to (its only memory, or the one the prompt's other words
+  single out among several), and that file's once-per-session bypass is unspent;
 - the session's dedup window allows it: a memory that was pushed and then used (credited by Stop)
   stays quiet for the session; one pushed and ignored comes back only on a materially stronger
   score (RISE x the score it was last pushed with);
@@ -95,8 +95,8 @@ def decide(
         if path in state.bypassed:
             continue
         pool = sorted(((i, scores.get(i, 0.0)) for i in dict.fromkeys(ids)), key=lambda c: -c[1])
-        if len(pool) > 1 and pool[1][1] > 0 and pool[0][1] < DOMINANCE * pool[1][1]:
-            continue  # the prompt's words fit two of the file's memories alike: which one would be a guess
+        if len(pool) > 1 and not (pool[0][1] > 0 and pool[0][1] >= DOMINANCE * pool[1][1]):
+            continue  # several memories on the file and the prompt's words single none out: a guess
         hit = first_active(pool)
         if hit:
             return Decision(hit[0], hit[1], "bypass", path, tuple(checked))
