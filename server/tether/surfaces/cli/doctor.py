@@ -12,6 +12,7 @@ import orjson
 
 from tether.anchor.grammars import parser, query
 from tether.anchor.languages import LANGUAGES, language_for, language_named
+from tether.files.failure_log import a_normal_build
 from tether.files.paths import cache_dir, hook_failure_logs
 from tether.files.read import read_state_file
 from tether.index.background import running
@@ -214,7 +215,7 @@ def read_failures(path: Path) -> list[dict]:
             item = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(item, dict):
+        if isinstance(item, dict) and not a_normal_build(item):
             out.append(item)
     return out
 
