@@ -92,7 +92,8 @@ class Bridge:
     def watch_build(self):
         try:
             build = self.start_build()
-            while build.poll() is None:
+            # ready as soon as venv.ready is written: the build goes on compiling bytecode after that
+            while build.poll() is None and plugin_env.ready(self.root, self.data)[0] is None:
                 self.expire()
                 time.sleep(0.2)
             info, why = plugin_env.ready(self.root, self.data)

@@ -174,7 +174,30 @@ def _install(root, data, say):
     seconds = round(time.time() - started, 1)
     _history(data, {"action": "install-done", "key": key, "seconds": seconds, "installer": installer})
     say("tether: environment ready")
+    _compile(py, site, log_path)
     return dict(info, site=site)
+
+
+def _compile(py, site, log_path):
+    """Bytecode for everything installed (neither installer compiled it), once the venv is in use.
+
+    After the switch, at a low priority: the MCP server that starts on the new venv at that moment
+    gets the CPU first (it compiles what it imports itself); the rest is ready for the next start.
+    A file that does not compile, or no compiling at all, is no reason for the build to fail.
+    """
+    low = {"preexec_fn": lambda: os.nice(10)} if hasattr(os, "nice") else {}
+    try:
+        with open(log_path, "a", encoding="utf-8") as log:
+            subprocess.run(
+                venv_installers.compile_step(py, site),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=600,
+                **low,
+            )
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 
 def _fill(root, data, python, probe, venv, uv, log):
@@ -187,9 +210,9 @@ def _fill(root, data, python, probe, venv, uv, log):
     extra = os.environ.get("TETHER_PIP_ARGS", "").split()
     installer = None
     if uv is not None:
-        steps, env = venv_installers.uv_steps(uv, python, venv, py, deps, extra)
+        steps, prepare = venv_installers.uv_steps(uv, python, venv, py, deps, extra)
         try:
-            _steps(steps, log, data, env)
+            _steps(steps, log, data, prepare)
             installer = "uv"
         except (LauncherError, OSError, subprocess.SubprocessError) as e:
             log.write("=== uv failed (%s): installing with pip instead\n" % e)
@@ -198,13 +221,6 @@ def _fill(root, data, python, probe, venv, uv, log):
         _steps(venv_installers.pip_steps(python, probe.get("pip") or (0, 0), venv, py, deps, extra), log, data)
         installer = "pip"
     site = _run_json([py, "-c", _SITE])
-    subprocess.run(  # bytecode, on every core; a file that does not compile is no reason to fail
-        venv_installers.compile_step(py, site),
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        timeout=600,
-    )
     _step(
         [py, "-S", "-c", "import sys; sys.path[:0] = sys.argv[1:]; import tether.surfaces.hooks"]
         + [os.path.join(root, "server")]
@@ -215,11 +231,13 @@ def _fill(root, data, python, probe, venv, uv, log):
     return installer, py, site
 
 
-def _steps(steps, log, data, env=None):
+def _steps(steps, log, data, prepare=None):
+    """Run (label, command) steps in order; `prepare(i, command)` may complete one and give its env."""
     venv = steps[0][1][-1]
     if os.path.exists(venv):
         shutil.rmtree(venv)  # half-built by a crash or a failed uv: never trusted, venv.ready comes last
-    for label, cmd in steps:
+    for i, (label, cmd) in enumerate(steps):
+        cmd, env = prepare(i, cmd) if prepare else (cmd, None)
         _step(cmd, log, 1800, cwd=data, env=env, label=label)
 
 

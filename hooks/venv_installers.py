@@ -6,13 +6,14 @@ rest building a wheel of the plugin itself (an isolated setuptools build) and co
 one file at a time. The venv holds only the dependencies (the code always runs from the plugin's
 own server/), so now:
 
-- uv (`uv venv` + `uv pip install`), about 4 s in all; its options come from pip's own
+- uv (`uv venv` + `uv pip install`), about 3 s in all; its options come from pip's own
   configuration (`pip config list`: index-url, extra-index-url, find-links, no-index, constraint,
   trusted-host, cert, proxy), so it installs from the same indexes and local wheels, offline
   wherever pip could;
 - else pip, about 12 s: `python -m venv --without-pip`, then the base interpreter's pip installs
   into it (`pip --python`, pip >= 22.3; an older pip gets a seeded venv as before);
-- either way the bytecode is compiled afterwards on every core (`compileall -j0`).
+- either way the bytecode is compiled afterwards on every core (`compileall -j0`), once the venv
+  is switched on, at a low priority (venv_build._compile).
 
 A uv that fails falls back to pip, in the same build. TETHER_INSTALLER=pip (or =uv) chooses;
 TETHER_PIP_ARGS is passed to whichever installs (uv's pip interface takes pip's options).
@@ -60,25 +61,33 @@ def uv_binary():
     return shutil.which("uv")
 
 
-def pip_config(python):
-    """{key: value} of pip's effective configuration as `pip config list` prints it ({} without pip).
+def pip_config_start(python):
+    """Start `pip config list` (it takes most of a second: it runs beside `uv venv`); None without pip."""
+    try:
+        return subprocess.Popen(
+            [python, "-m", "pip", "config", "list"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+    except OSError:
+        return None
+
+
+def pip_config(started):
+    """{key: value} of pip's effective configuration as `pip config list` printed it ({} without pip).
 
     Later lines win within a scope; the environment (`:env:`) wins over [install], which wins over [global].
     """
     try:
-        out = subprocess.run(
-            [python, "-m", "pip", "config", "list"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
+        out, _ = started.communicate(timeout=60)
+    except (AttributeError, OSError, subprocess.SubprocessError):
         return {}
-    if out.returncode != 0:
+    if started.returncode != 0:
         return {}
     scopes = {"global": {}, "install": {}, ":env:": {}}
-    for line in out.stdout.splitlines():
+    for line in out.splitlines():
         key, sep, value = line.partition("=")
         scope, dot, name = key.rpartition(".")
         if sep and dot and scope in scopes:
@@ -104,12 +113,21 @@ def uv_options(config):
 
 
 def uv_steps(uv, python, venv, py, deps, extra):
-    """The (label, command) steps that build the venv with uv, and the environment they run in."""
-    args, env = uv_options(pip_config(python))
-    return [
+    """The (label, command) steps that build the venv with uv, and a function giving the environment
+    each runs in: the install's is only known once `pip config list` (started here) has answered."""
+    config = pip_config_start(python)
+    steps = [
         ("uv venv", [uv, "venv", "--quiet", "--python", python, venv]),
-        ("uv pip install", [uv, "pip", "install", "--python", py] + args + deps + extra),
-    ], dict(os.environ, **env)
+        ("uv pip install", [uv, "pip", "install", "--python", py]),
+    ]
+
+    def prepare(i, cmd):
+        if i == 0:
+            return cmd, None
+        args, env = uv_options(pip_config(config))
+        return cmd + args + deps + extra, dict(os.environ, **env)
+
+    return steps, prepare
 
 
 def pip_steps(python, pip_version, venv, py, deps, extra):

@@ -26,6 +26,7 @@ BENCHMARKS = [
     "check_scaling",
     "hook_latency",
     "doctor_latency",
+    "first_run",
     "recall_quality",
     "recall_history",
     "recall_latency",
