@@ -18,7 +18,9 @@ one. It is built under a file lock (venv_build.py), so the MCP server and a hook
 same moment never build it twice or see it half-built. The code always runs from the plugin's own
 `server/` (first on sys.path): the venv supplies the dependencies, so editing the plugin needs no
 reinstall, while a pyproject.toml change does. Hooks never wait for an install: they start one in
-the background, exit 0 silently, and log why in hook-failures.jsonl (shown by `tether doctor`).
+the background and exit 0 silently. That is the normal first run, not a failure: only a venv that
+nothing can build (its install failed, or TETHER_NO_AUTO_INSTALL) goes to hook-failures.jsonl,
+where `tether doctor` shows it.
 
 This module is on every hook's path, so it imports only os and sys up front; `venv.ready` is plain
 `key=value` lines for the same reason (no json, no hashlib before the hook knows where to go).
@@ -39,8 +41,13 @@ def run_hook(event):
         if info is None:
             import venv_build
 
-            started = venv_build.start_background_install(data)
-            log_failure(event, "VenvNotReady", why + ("; installing it in the background" if started else ""))
+            # A first build (or a rebuild after an update) is no failure: the hook just sits this
+            # one out. Only a venv that nothing is building, or whose build failed, is logged.
+            state, reason = venv_build.start_background_install(data)
+            if state == "failed":
+                log_failure(event, "VenvInstallFailed", "%s; %s" % (why, reason))
+            elif state == "disabled":
+                log_failure(event, "VenvNotReady", "%s; %s" % (why, reason))
             sys.exit(0)
         if same_interpreter(info):
             if sys.dont_write_bytecode:
@@ -76,7 +83,7 @@ def run_tether(args):
 def run_mcp(args):
     """The MCP server: exec'd straight when the venv is ready (the usual case, nothing in between).
 
-    Otherwise the first install (22-60 s) would outlast the 30 s Claude Code gives a server to
+    Otherwise the first install (3-15 s on a warm cache, a minute on a cold one) could outlast the 30 s Claude Code gives a server to
     answer `initialize`, and it never reconnects: the tools would be missing for the whole session.
     So mcp_bridge answers the handshake itself at once, builds the venv in the background, and hands
     the connection over to the real server when it is ready.

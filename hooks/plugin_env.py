@@ -158,8 +158,9 @@ def tether_command(info, args):
     """(python, args, env) that run `python -m tether ARGS...` in the venv `info` describes."""
     path = os.environ.get("PYTHONPATH", "")
     server = os.path.join(plugin_root(), "server")
-    return (
-        info["python"],
-        ["-m", "tether"] + list(args),
-        dict(os.environ, PYTHONPATH=server + (os.pathsep + path if path else "")),
-    )
+    env = dict(os.environ, PYTHONPATH=server + (os.pathsep + path if path else ""))
+    if env.pop("PYTHONDONTWRITEBYTECODE", ""):
+        # as for the hooks (launcher.run_hook): no bytecode beside the plugin's sources, but not
+        # none at all either, which would recompile tether on every command (~0.2 s of `doctor`)
+        env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(data_dir(), "pycache"))
+    return info["python"], ["-m", "tether"] + list(args), env

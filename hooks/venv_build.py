@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 
+import venv_installers
 from plugin_env import MIN_PYTHON, READY, data_dir, plugin_root, pyproject_crc, ready, venv_python
 
 LOCK = "install.lock"
@@ -134,32 +135,15 @@ def _install(root, data, say):
     venvs = os.path.join(data, "venvs")
     venv = os.path.join(venvs, key)
     log_path = os.path.join(data, INSTALL_LOG)
-    _history(data, {"action": "install-start", "key": key, "python": python, "root": root})
+    uv = venv_installers.uv_binary()
+    _history(data, {"action": "install-start", "key": key, "python": python, "root": root, "uv": uv})
     say("tether: installing its Python environment into %s (first run; log: %s)" % (venv, log_path))
     started = time.time()
     try:
-        if os.path.exists(venv):
-            shutil.rmtree(venv)  # half-built by a crash: never trusted, since venv.ready is written last
         with open(log_path, "a", encoding="utf-8") as log:
             log.write("\n=== %s install %s from %s with %s\n" % (time.strftime("%Y-%m-%d %H:%M:%S"), key, root, python))
             log.flush()
-            _step([python, "-m", "venv", venv], log, 300)
-            py = venv_python(venv)
-            pip = [py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input", root]
-            _step(pip + os.environ.get("TETHER_PIP_ARGS", "").split(), log, 1800, cwd=data)
-            site = _run_json([py, "-c", _SITE])
-            _step(
-                [
-                    py,
-                    "-S",
-                    "-c",
-                    "import sys; sys.path[:0] = sys.argv[1:]; import tether.surfaces.hooks",
-                    os.path.join(root, "server"),
-                ]
-                + site,
-                log,
-                120,
-            )
+            installer, py, site = _fill(root, data, python, probe, venv, uv, log)
     except Exception as e:
         _history(data, {"action": "install-failed", "key": key, "error": str(e)})
         _write(os.path.join(data, FAILED), json.dumps({"at": time.time(), "key": key, "error": str(e)}))
@@ -174,6 +158,7 @@ def _install(root, data, say):
         "impl": probe["impl"],
         "abiflags": probe["abiflags"],
         "root": root,
+        "installer": installer,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     lines = ["%s=%s" % (k, v) for k, v in info.items()] + ["site=%s" % s for s in site]
@@ -186,14 +171,82 @@ def _install(root, data, say):
     except OSError:
         pass
     _prune(venvs, keep=key)
-    _history(data, {"action": "install-done", "key": key, "seconds": round(time.time() - started, 1)})
+    seconds = round(time.time() - started, 1)
+    _history(data, {"action": "install-done", "key": key, "seconds": seconds, "installer": installer})
     say("tether: environment ready")
+    _compile(py, site, log_path)
     return dict(info, site=site)
 
 
+def _compile(py, site, log_path):
+    """Bytecode for everything installed (neither installer compiled it), once the venv is in use.
+
+    After the switch, at a low priority: the MCP server that starts on the new venv at that moment
+    gets the CPU first (it compiles what it imports itself); the rest is ready for the next start.
+    A file that does not compile, or no compiling at all, is no reason for the build to fail.
+    """
+    low = {"preexec_fn": lambda: os.nice(10)} if hasattr(os, "nice") else {}
+    try:
+        with open(log_path, "a", encoding="utf-8") as log:
+            subprocess.run(
+                venv_installers.compile_step(py, site),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=600,
+                **low,
+            )
+    except (OSError, subprocess.SubprocessError):
+        pass
+
+
+def _fill(root, data, python, probe, venv, uv, log):
+    """Create `venv` and install the dependencies: uv when there is one (pip if it fails), else pip.
+
+    (installer, venv python, site dirs). Only the dependencies: the code runs from the plugin's server/.
+    """
+    py = venv_python(venv)
+    deps = venv_installers.project_dependencies(root)
+    extra = os.environ.get("TETHER_PIP_ARGS", "").split()
+    installer = None
+    if uv is not None:
+        steps, prepare = venv_installers.uv_steps(uv, python, venv, py, deps, extra)
+        try:
+            _steps(steps, log, data, prepare)
+            installer = "uv"
+        except (LauncherError, OSError, subprocess.SubprocessError) as e:
+            log.write("=== uv failed (%s): installing with pip instead\n" % e)
+            log.flush()
+    if installer is None:
+        _steps(venv_installers.pip_steps(python, probe.get("pip") or (0, 0), venv, py, deps, extra), log, data)
+        installer = "pip"
+    site = _run_json([py, "-c", _SITE])
+    _step(
+        [py, "-S", "-c", "import sys; sys.path[:0] = sys.argv[1:]; import tether.surfaces.hooks"]
+        + [os.path.join(root, "server")]
+        + site,
+        log,
+        120,
+    )
+    return installer, py, site
+
+
+def _steps(steps, log, data, prepare=None):
+    """Run (label, command) steps in order; `prepare(i, command)` may complete one and give its env."""
+    venv = steps[0][1][-1]
+    if os.path.exists(venv):
+        shutil.rmtree(venv)  # half-built by a crash or a failed uv: never trusted, venv.ready comes last
+    for i, (label, cmd) in enumerate(steps):
+        cmd, env = prepare(i, cmd) if prepare else (cmd, None)
+        _step(cmd, log, 1800, cwd=data, env=env, label=label)
+
+
 _PROBE = (
-    "import json, sys; print(json.dumps({'version': '%d.%d' % sys.version_info[:2], "
-    "'impl': sys.implementation.name, 'abiflags': getattr(sys, 'abiflags', '')}))"
+    "import json, sys\n"
+    "try:\n    import importlib.metadata as m; pip = [int(p) for p in m.version('pip').split('.')[:2]]\n"
+    "except Exception:\n    pip = None\n"
+    "print(json.dumps({'version': '%d.%d' % sys.version_info[:2], "
+    "'impl': sys.implementation.name, 'abiflags': getattr(sys, 'abiflags', ''), 'pip': pip}))"
 )
 _SITE = (
     "import json, sysconfig; p = sysconfig.get_paths(); "
@@ -201,10 +254,14 @@ _SITE = (
 )
 
 
-def _step(cmd, log, timeout, cwd=None):
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, timeout=timeout, cwd=cwd)
+def _step(cmd, log, timeout, cwd=None, env=None, label=None):
+    log.write("$ %s\n" % " ".join(cmd))
+    log.flush()
+    proc = subprocess.run(
+        cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, timeout=timeout, cwd=cwd, env=env
+    )
     if proc.returncode != 0:
-        raise LauncherError("%s exited %d" % (" ".join(cmd[:4]), proc.returncode))
+        raise LauncherError("%s exited %d" % (label or " ".join(cmd[:4]), proc.returncode))
 
 
 def _run_json(cmd):
@@ -243,18 +300,27 @@ def _history(data, entry):
 
 # -- from a hook: never wait ----------------------------------------------------------------------
 def start_background_install(data):
-    """Start `launcher.py ensure` detached unless one is running or one failed recently; True if one runs."""
+    """Start `launcher.py ensure` detached unless one is running or one failed recently.
+
+    What became of the venv, for the hook to say: "started" or "running" (a normal first build or
+    a rebuild after pyproject.toml changed: nothing failed), else why none runs, "failed" (the
+    last install failed under RETRY_AFTER seconds ago; its error) or "disabled" (TETHER_NO_AUTO_INSTALL).
+    """
     if os.environ.get("TETHER_NO_AUTO_INSTALL", "") not in ("", "0"):
-        return False
+        return "disabled", "TETHER_NO_AUTO_INSTALL is set, so nothing installs it: run `launcher.py ensure`"
     try:
         with open(os.path.join(data, FAILED), encoding="utf-8") as f:
-            if time.time() - float(json.load(f).get("at", 0)) < RETRY_AFTER:
-                return False
+            failed = json.load(f)
+        if time.time() - float(failed.get("at", 0)) < RETRY_AFTER:
+            return "failed", "the last install failed: %s (log: %s)" % (
+                failed.get("error"),
+                os.path.join(data, INSTALL_LOG),
+            )
     except (OSError, ValueError, AttributeError, TypeError):
         pass
     lock = FileLock(os.path.join(data, LOCK))
     if not lock.acquire(0):
-        return True  # someone is installing right now
+        return "running", None  # someone is installing right now
     lock.release()
     launcher = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
     with open(os.path.join(data, INSTALL_LOG), "a", encoding="utf-8") as log:
@@ -267,4 +333,4 @@ def start_background_install(data):
             close_fds=True,
             **detach,
         )
-    return True
+    return "started", None

@@ -25,6 +25,8 @@ BENCHMARKS = [
     "calibrate_entropy",
     "check_scaling",
     "hook_latency",
+    "doctor_latency",
+    "first_run",
     "recall_quality",
     "recall_history",
     "recall_latency",

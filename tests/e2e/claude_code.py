@@ -25,7 +25,7 @@ VERSION = "2.1.332"
 PACKAGE = f"@anthropic-ai/claude-code@{VERSION}"
 PLUGIN = "tether"
 TOOL_PREFIX = "mcp__plugin_tether_tether__"
-TOOLS = ("recall", "remember", "check", "reanchor", "supersede", "retire")
+TOOLS = ("recall", "remember", "check", "affected", "reanchor", "supersede", "retire")
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit")
 WAIT = "WaitForMcpServers"  # Claude Code's own tool, offered while an MCP server is still connecting
 SETTING_UP = "tether is finishing its first-time setup"  # hooks/mcp_bridge.py, while the venv is built
@@ -93,6 +93,7 @@ class Session:
     stderr: str = ""
     prompts: list[str] = field(default_factory=list)
     marks: list[int] = field(default_factory=list)  # model requests received before each prompt was sent
+    started: float = 0.0  # time.time() as Claude Code was started
 
     def turns(self, requests: list[Request]) -> list[Turn]:
         """Each prompt with the requests it caused (the next prompt waits for this turn's result)."""
@@ -131,7 +132,7 @@ class ClaudeCode:
     ) -> None:
         self.exe, self.plugin_dir, self.home, self.repo = exe, plugin_dir, home, repo
         self.model_url, self.tether_home = model_url, tether_home
-        self.extra_env = dict(env or {})
+        self.extra_env: dict[str, str | None] = dict(env or {})
         home.mkdir(parents=True, exist_ok=True)
         if plugin_data is not None:
             self.share_plugin_data(plugin_data)
@@ -157,6 +158,7 @@ class ClaudeCode:
         keep.update(
             HOME=str(self.home),
             PIP_CACHE_DIR=pip_cache,  # the real user's wheel cache: the temp HOME would start cold
+            UV_CACHE_DIR=os.environ.get("UV_CACHE_DIR") or str(Path.home() / ".cache" / "uv"),  # the same for uv
             ANTHROPIC_BASE_URL=self.model_url,
             ANTHROPIC_API_KEY="test",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
@@ -171,7 +173,7 @@ class ClaudeCode:
             no_proxy=",".join(filter(None, [os.environ.get("no_proxy", ""), "127.0.0.1", "localhost"])),
         )
         keep.update(self.extra_env)
-        return keep
+        return {k: v for k, v in keep.items() if v is not None}  # an extra None unsets (ENABLE_TOOL_SEARCH)
 
     def command(self, allowed: list[str]) -> list[str]:
         # --allowedTools takes several values: it goes last
@@ -205,7 +207,7 @@ class ClaudeCode:
         session can later say which requests each turn caused.
         """
         allowed = allowed if allowed is not None else [TOOL_PREFIX + t for t in TOOLS] + list(EDIT_TOOLS) + ["Read"]
-        out = Session()
+        out = Session(started=time.time())
         proc = subprocess.Popen(
             self.command(allowed),
             cwd=self.repo,

@@ -110,3 +110,13 @@ class PatientRecall:
         if called == WAIT:
             return [tool_use(RECALL, {"task": "how invoice totals are rounded", "files": ["src/billing.py"]})]
         return [text("Nothing recorded yet.")]
+
+
+TIMINGS: list[str] = []  # first-run timings the e2e tests measured, printed at the end of the run
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if TIMINGS:
+        terminalreporter.section("tether first run (measured, not asserted)")
+        for line in TIMINGS:
+            terminalreporter.write_line(line)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,6 +47,7 @@ class Request:
     path: str
     body: dict
     reply: list[dict] = field(default_factory=list)
+    at: float = field(default_factory=time.time)  # when it arrived
 
     @property
     def messages(self) -> list[dict]:

@@ -36,6 +36,15 @@ TOOLS = {"recall", "remember", "check", "affected", "reanchor", "supersede", "re
 SETTING_UP = "tether is finishing its first-time setup"
 
 
+def error_of(text: str) -> dict:
+    """The bridge's tool errors are the real server's shape: `{"error": {"code", "message", ...}}`."""
+    return json.loads(text)["error"]
+
+
+def building(text: str) -> bool:
+    return error_of(text)["code"] == "venv_building"
+
+
 def test_the_bridge_snapshot_is_what_the_real_server_answers():
     fresh = snapshot()
     assert json.loads(SNAPSHOT.read_text(encoding="utf-8")) == fresh, (
@@ -119,7 +128,8 @@ def test_with_a_ready_venv_the_launcher_execs_the_real_server_with_nothing_in_be
     assert cmdline[1:4] == [b"-m", b"tether", b"mcp"]  # the launcher's process became the server: no proxy
     c.proc.stdin.close()
     assert c.proc.wait(timeout=30) == 0
-    assert not (tmp_path / "plugin-data").exists()  # nothing built, nothing logged
+    data = tmp_path / "plugin-data"  # nothing built, nothing logged (bytecode only, under PYTHONDONTWRITEBYTECODE)
+    assert not data.exists() or [p.name for p in data.iterdir()] == ["pycache"]
 
 
 def test_before_the_venv_exists_the_launcher_speaks_mcp_itself_and_a_failed_build_says_why(tmp_path):
@@ -156,8 +166,10 @@ def test_before_the_venv_exists_the_launcher_speaks_mcp_itself_and_a_failed_buil
         c.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
         answer = c.ask(8, "tools/call", call)
         assert answer["result"]["isError"] is True
-        text = answer["result"]["content"][0]["text"]
-        assert text.startswith(SETTING_UP) and " s left); call this tool again shortly." in text, text
+        err = error_of(answer["result"]["content"][0]["text"])
+        assert (err["code"], err["retryable"]) == ("venv_building", True)
+        assert err["message"].startswith(SETTING_UP) and " s left); call this tool again shortly." in err["message"]
+        assert err["elapsed_s"] >= 1 and err["eta_s"] >= 5  # held 1 s, twice; no build has finished here yet
         assert not (data / "venvs").exists()  # the build is waiting for the lock
 
         release()
@@ -165,8 +177,11 @@ def test_before_the_venv_exists_the_launcher_speaks_mcp_itself_and_a_failed_buil
         while True:
             n += 1
             text = c.ask(n, "tools/call", call)["result"]["content"][0]["text"]
-            if not text.startswith(SETTING_UP) or time.monotonic() > deadline:
+            if not building(text) or time.monotonic() > deadline:
                 break
+        err = error_of(text)
+        assert (err["code"], err["retryable"]) == ("venv_install_failed", False)
+        text = err["message"]
         assert text.startswith("tether's tools cannot run: installing its Python environment failed (")
         assert "pip install exited 2" in text, text
         assert str(data / "install.log") in text
@@ -205,7 +220,7 @@ def test_first_start_answers_at_once_then_hands_over_to_the_real_server(repo, tm
                 assert {t.name for t in (await client.list_tools()).tools} == TOOLS
 
                 early = await client.call_tool("recall", {"task": "how main works"})
-                assert early.is_error and early.content[0].text.startswith(SETTING_UP), early.content[0].text
+                assert early.is_error and building(early.content[0].text), early.content[0].text
 
                 release()
                 with anyio.fail_after(900):

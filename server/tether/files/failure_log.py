@@ -60,10 +60,18 @@ def read(root: Path | None = None, limit: int = 50) -> list[dict]:
                 d = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(d, dict):
+            if isinstance(d, dict) and not a_normal_build(d):
                 out.append(dict(d, log=str(log)))
     out.sort(key=lambda d: str(d.get("at", "")))
     return out[-limit:]
+
+
+def a_normal_build(entry: dict) -> bool:
+    """An entry earlier launchers wrote while the plugin's venv was being built (the first run, or a
+    rebuild after an update): they logged it as VenvNotReady, but nothing had failed."""
+    return entry.get("error") == "VenvNotReady" and str(entry.get("message", "")).endswith(
+        "installing it in the background"
+    )
 
 
 def _rotate(log: Path) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import orjson
 
 from tether.anchor.grammars import parser, query
-from tether.anchor.languages import LANGUAGES
+from tether.anchor.languages import LANGUAGES, language_for, language_named
+from tether.files.failure_log import a_normal_build
 from tether.files.paths import cache_dir, hook_failure_logs
 from tether.files.read import read_state_file
 from tether.index.background import running
@@ -35,7 +36,31 @@ class Finding:
 
 def diagnose(t) -> list[Finding]:
     """Every check, in the order a user would fix them."""
-    return [_python(), _grammars(), _cache(t.root), _store(t), _allowlist(t.root), _hooks(t.root)]
+    mems, bad = t.memories(include_closed=True)
+    return [
+        _python(),
+        _grammars(anchored_languages(mems)),
+        _cache(t.root),
+        _store(t, mems, bad),
+        _allowlist(t.root),
+        _hooks(t.root),
+    ]
+
+
+# Vue and Svelte files parse their <script> blocks with these (anchor/languages.py's _SCRIPT_LANGUAGES)
+EMBEDDED = {"vue": ("javascript", "typescript", "tsx"), "svelte": ("javascript", "typescript", "tsx")}
+
+
+def anchored_languages(mems) -> set[str]:
+    """The languages the store's anchors are in: the ones whose definition queries matter here."""
+    names: set[str] = set()
+    for m in mems:
+        for a in m.anchors:
+            lang = language_named(a.language) if a.language else language_for(a.path)
+            if lang is not None:
+                names.add(lang.name)
+                names.update(EMBEDDED.get(lang.name, ()))
+    return names
 
 
 def _python() -> Finding:
@@ -47,12 +72,21 @@ def _python() -> Finding:
     return Finding("python", True, detail)
 
 
-def _grammars() -> Finding:
+def _grammars(anchored: set[str]) -> Finding:
+    """Every grammar loads (cheap), and the definition query of each language the store anchors compiles.
+
+    Compiling a query is what costs (27 of them take 2-3 s, zig's alone most of a second), and it
+    fails only on a grammar that does not match the query files shipped with it; a language nothing
+    here is anchored in is compiled when `remember` first anchors in it, and says so there.
+    """
     broken = []
+    compiled = []
     for lang in LANGUAGES:
         try:
             parser(lang.grammar)
-            query(lang)
+            if lang.name in anchored:
+                query(lang)
+                compiled.append(lang.name)
         except Exception as e:  # any failure here means that language cannot be anchored
             broken.append(f"{lang.name} ({type(e).__name__})")
     if broken:
@@ -62,7 +96,10 @@ def _grammars() -> Finding:
             f"unavailable: {', '.join(broken)}",
             "reinstall tree-sitter-language-pack<1 (0.13.x ships every grammar offline)",
         )
-    return Finding("grammars", True, f"{len(LANGUAGES)} languages: " + ", ".join(lang.name for lang in LANGUAGES))
+    queries = f"; queries checked for the anchored: {', '.join(compiled)}" if compiled else ""
+    return Finding(
+        "grammars", True, f"{len(LANGUAGES)} languages: " + ", ".join(lang.name for lang in LANGUAGES) + queries
+    )
 
 
 def _cache(root: Path) -> Finding:
@@ -100,8 +137,7 @@ def _rebuilt(cache: Path) -> str:
         return ""
 
 
-def _store(t) -> Finding:
-    mems, bad = t.memories(include_closed=True)
+def _store(t, mems, bad) -> Finding:
     if bad:
         names = ", ".join(f"{q.filename} ({q.error})" for q in bad[:5])
         fixes = "; ".join(dict.fromkeys(q.fix for q in bad))
@@ -179,7 +215,7 @@ def read_failures(path: Path) -> list[dict]:
             item = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(item, dict):
+        if isinstance(item, dict) and not a_normal_build(item):
             out.append(item)
     return out
 

@@ -7,6 +7,11 @@ import os
 import sqlite3
 import webbrowser
 
+try:
+    import fcntl
+except ImportError:  # Windows: whether an install is running is not known there
+    fcntl = None  # type: ignore[assignment]
+
 from tether.files import failure_log
 from tether.files.paths import plugin_data_dir
 from tether.files.read import read_state_file
@@ -95,6 +100,8 @@ def _venv_line(venv: dict) -> str:
     if not os.environ.get("CLAUDE_PLUGIN_DATA"):
         # from a shell the plugin's data dir is unknown: its venv is Claude Code's to build, no problem here
         return "not known from a shell (Claude Code builds it in the plugin's data dir at first use)"
+    if venv.get("building"):
+        return f"building ({venv.get('why')}): the first session's tools wait for it, nothing failed"
     return f"not ready ({venv.get('why')})"
 
 
@@ -103,11 +110,38 @@ def _venv(data) -> dict:
     try:
         info = json.loads(read_state_file(data / "venv.json") or b"")
     except ValueError:
-        return {"ready": False, "why": f"no venv recorded in {data}"}
+        return {"ready": False, "why": f"no venv recorded in {data}", **_venv_state(data)}
     if not isinstance(info, dict):
         return {"ready": False, "why": "venv.json is damaged"}
     ok = isinstance(info.get("python"), str) and os.path.exists(info["python"])
     return {"ready": ok, "venv": info.get("venv"), "why": None if ok else "the venv's python is gone"}
+
+
+def _venv_state(data) -> dict:
+    """Not ready yet: being built (a first run, not a problem), or its last build failed (one)."""
+    if _install_running(data):
+        return {"ready": False, "building": True, "why": f"being built now (log: {data / 'install.log'})"}
+    try:
+        failed = json.loads(read_state_file(data / "install-failed.json") or b"")
+        return {"ready": False, "failed": True, "why": f"its install failed: {failed.get('error')}"}
+    except (ValueError, AttributeError):
+        return {}
+
+
+def _install_running(data) -> bool:
+    """Whether hooks/venv_build.py holds its install lock (fcntl: POSIX; elsewhere unknown, so no)."""
+    if fcntl is None:
+        return False
+    try:
+        with open(data / "install.lock", "rb") as f:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+    except OSError:
+        pass
+    return False
 
 
 def doctor(args) -> Result:
