@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.anchor.content import content_hash
 from tether.anchor.model import FileFacts, Symbol
 from tether.index.db import transaction
 from tether.index.listing import list_files
@@ -116,8 +117,6 @@ class CodeIndex:
             return None
         st, data = got
         checked = time.time_ns()
-        from tether.anchor.extract import content_hash
-
         if row is not None and row[3] == content_hash(data):
             self.conn.execute(
                 "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
