@@ -55,7 +55,7 @@ class Tether:
     def __init__(self, root: str | Path | None = None, cwd: str | None = None) -> None:
         self.root = find_root(root, cwd)
         self.cwd = cwd
-        self.store = Store(self.root)
+        self.store = Store(self.root, lambda: self.index.conn)  # parsed files kept in the cache
         self._index: CodeIndex | None = None
         self._memindex: MemoryIndex | None = None
         self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote

@@ -14,3 +14,8 @@ CONTENT_PREFIX = "c1:"
 def content_hash(data: bytes) -> str:
     """Whole-file hash; line endings normalized so a checkout with autocrlf is not an edit."""
     return CONTENT_PREFIX + blake2b(data.replace(b"\r\n", b"\n"), digest_size=16).hexdigest()
+
+
+def bytes_hash(data: bytes) -> bytes:
+    """The bytes exactly as they are (no normalizing): whether a file is the one read before."""
+    return blake2b(data, digest_size=16).digest()

@@ -357,6 +357,11 @@ class CodeIndex:
         row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()
         return row[0] if row else None
 
+    def snippets_kept(self, hashes: list[str]) -> list[str]:
+        """Which of `hashes` (at most 500: SQLite's variable limit) have their text kept."""
+        marks = ",".join("?" * len(hashes))
+        return [r[0] for r in self.conn.execute(f"SELECT hash FROM snippets WHERE hash IN ({marks})", hashes)]
+
     def keep_snippet(self, hash_: str, text: str, replace: bool = False) -> None:
         self.conn.execute(f"INSERT OR {'REPLACE' if replace else 'IGNORE'} INTO snippets VALUES(?, ?)", (hash_, text))
 
