@@ -25,6 +25,7 @@ BENCHMARKS = [
     "calibrate_entropy",
     "check_scaling",
     "hook_latency",
+    "startup",
     "recall_quality",
     "recall_history",
     "recall_latency",
