@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
 
 from tether.errors import Conflict, Duplicate, InvalidInput, NotFound
 from tether.files.paths import cache_dir, find_root, repo_relative
 from tether.index import db
 from tether.index.code_index import CodeIndex
-from tether.lifecycle.binding import bind_all
 from tether.lifecycle.diff import head_commit
 from tether.lifecycle.formats import upgrade
 from tether.lifecycle.rebind import current_specs, merge_anchors
 from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET, Resolver
 from tether.lifecycle.verdicts import LinkProblem, Verdict
-from tether.recall import answer
-from tether.recall.overlap import Overlap, anchor_keys, assess, neighbours
+from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
 from tether.recall.search import MemoryIndex
-from tether.store import links, transfer
+from tether.store import links
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
 from tether.store.files import Quarantined, Store
 from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time
@@ -35,12 +33,19 @@ from tether.store.validate import (
     check_tags,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from tether.lifecycle.affected import Affected
+    from tether.recall.overlap import Overlap
 
 
 @dataclass(frozen=True, slots=True)
 class Checked:
+    """What `check` found: every verdict, the files that would not parse, the broken links.
+    (A docstring keeps `dataclasses` from asking `inspect` for one: tether/lazy.py.)"""
+
     verdicts: tuple[Verdict, ...]
     quarantined: tuple[Quarantined, ...]
     link_problems: tuple[LinkProblem, ...] = ()
@@ -50,7 +55,7 @@ class Tether:
     def __init__(self, root: str | Path | None = None, cwd: str | None = None) -> None:
         self.root = find_root(root, cwd)
         self.cwd = cwd
-        self.store = Store(self.root)
+        self.store = Store(self.root, lambda: self.index.conn)  # parsed files kept in the cache
         self._index: CodeIndex | None = None
         self._memindex: MemoryIndex | None = None
         self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote
@@ -139,14 +144,16 @@ class Tether:
         self,
         task: Any,
         files: Iterable[str] | None = None,
-        budget_tokens: Any = answer.DEFAULT_BUDGET,
+        budget_tokens: Any = DEFAULT_BUDGET,
         kinds: Iterable[str] | None = None,
         as_of: str | None = None,
-        limit: Any = answer.DEFAULT_LIMIT,
+        limit: Any = DEFAULT_LIMIT,
         deadline: float | None = None,
     ) -> dict:
         """The recall envelope for a task (recall/answer.py): active memories best first, stale
         matches apart, within the token budget."""
+        from tether.recall import answer  # packing an answer: only recall loads it, never check or ls
+
         return answer.recall(self, task, files, budget_tokens, kinds, as_of, limit, deadline)
 
     def affected(self, base: str | None = None) -> Affected:
@@ -174,6 +181,10 @@ class Tether:
 
     # -- writing ------------------------------------------------------------------------------
     def bind_all(self, specs: Iterable[str]) -> list[tuple[Anchor, str]]:
+        # placing anchors: the extraction machinery (every language's queries, the config parsers)
+        # loads only for a write, never for check, ls or recall
+        from tether.lifecycle.binding import bind_all
+
         return bind_all(self.index, self.root, specs, self.cwd)
 
     def remember(
@@ -234,6 +245,8 @@ class Tether:
         duplicate, self.conflicts = self.overlaps(m, ignore)
         with self.store.locked():
             if duplicate is None:
+                from tether.recall.overlap import assess
+
                 skip = {m.id, *ignore}
                 duplicate = assess(m, [x for x in self.store.changed_since(before) if x.id not in skip])[0]
             if duplicate is not None and not force:
@@ -246,6 +259,8 @@ class Tether:
                 )
             # recorded with the memory, so every reader (and recall) sees both sides: only a conflict on
             # a shared anchor, the strong case; the others are reported to the writer and not kept
+            from tether.recall.overlap import anchor_keys
+
             shared = [c.memory.id for c in self.conflicts if anchor_keys(c.memory) & anchor_keys(m)]
             if shared:
                 said = list(m.links.get("contradicts", []))
@@ -268,6 +283,8 @@ class Tether:
 
     def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:
         """The current memory `m` would duplicate (same anchor), and those it may contradict."""
+        from tether.recall.overlap import assess, neighbours  # writes only
+
         self.memindex.sync()
         return assess(m, neighbours(self.memindex, m, ignore))
 
@@ -343,10 +360,14 @@ class Tether:
 
     def export(self) -> dict:
         """Every memory (closed ones too) as one portable JSON document."""
+        from tether.store import transfer  # export and import only
+
         return transfer.export(self.store)
 
     def import_(self, doc: object, replace: bool = False) -> dict:
         """Write memories from an export, each record through remember's gates (store/transfer.py)."""
+        from tether.store import transfer  # as above
+
         return transfer.import_(self.store, doc, replace, self.refuse_secrets)
 
     def upgrade_formats(self) -> dict[str, list[str]]:

@@ -27,6 +27,7 @@ BENCHMARKS = [
     "hook_latency",
     "doctor_latency",
     "first_run",
+    "startup",
     "recall_quality",
     "recall_history",
     "recall_latency",

@@ -10,11 +10,12 @@ from functools import cache
 
 from tether.anchor.config import CONFIG_KINDS, LOCK_FILES, extract_keys
 from tether.anchor.config_formats import Malformed, parse
+from tether.anchor.content import content_hash
 from tether.anchor.grammars import matches, parser, query
 from tether.anchor.languages import Language, language_for, language_for_script, language_named
 from tether.anchor.markdown import extract_sections
 from tether.anchor.model import FileFacts, Symbol
-from tether.anchor.normalize import digest, information_bits, token_stream
+from tether.anchor.normalize import information_bits, token_stream
 from tether.anchor.rst import RST_EXTENSIONS, extract_rst_sections
 from tether.anchor.symbols import disambiguate, extract_symbols
 
@@ -22,16 +23,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-CONTENT_PREFIX = "c1:"
 CONFIG_KIND_NAMES = frozenset(CONFIG_KINDS.values())
 MAX_PARSE_BYTES = 1_000_000
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
 DOC_KINDS = frozenset({"markdown", "rst"})  # prose files whose sections are anchored by title path
-
-
-def content_hash(data: bytes) -> str:
-    """Whole-file hash; line endings normalized so a checkout with autocrlf is not an edit."""
-    return digest(CONTENT_PREFIX, data.replace(b"\r\n", b"\n"))
 
 
 def is_binary(data: bytes) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tether.anchor.content import content_hash
 from tether.anchor.model import FileFacts, Symbol
 from tether.index.db import transaction
 from tether.index.listing import list_files
@@ -116,8 +117,6 @@ class CodeIndex:
             return None
         st, data = got
         checked = time.time_ns()
-        from tether.anchor.extract import content_hash
-
         if row is not None and row[3] == content_hash(data):
             self.conn.execute(
                 "UPDATE files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE path=?",
@@ -357,6 +356,11 @@ class CodeIndex:
     def snippet(self, hash_: str) -> str | None:
         row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()
         return row[0] if row else None
+
+    def snippets_kept(self, hashes: list[str]) -> list[str]:
+        """Which of `hashes` (at most 500: SQLite's variable limit) have their text kept."""
+        marks = ",".join("?" * len(hashes))
+        return [r[0] for r in self.conn.execute(f"SELECT hash FROM snippets WHERE hash IN ({marks})", hashes)]
 
     def keep_snippet(self, hash_: str, text: str, replace: bool = False) -> None:
         self.conn.execute(f"INSERT OR {'REPLACE' if replace else 'IGNORE'} INTO snippets VALUES(?, ?)", (hash_, text))

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = "20"  # 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "21"  # 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -26,6 +26,9 @@ CREATE INDEX IF NOT EXISTS symbols_name ON symbols(qualname);
 CREATE TABLE IF NOT EXISTS follows(
   anchor_hash TEXT, from_path TEXT, from_symbol TEXT, from_disc TEXT, path TEXT, symbol TEXT, discriminator TEXT,
   PRIMARY KEY(anchor_hash, from_path, from_symbol, from_disc));
+CREATE TABLE IF NOT EXISTS mem_parsed(
+  name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, hash BLOB, codec TEXT,
+  memory BLOB);
 CREATE TABLE IF NOT EXISTS mem_files(
   name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
 CREATE TABLE IF NOT EXISTS mems(

@@ -11,21 +11,13 @@ import stat
 import time
 
 from tether.files.read import Unreadable, open_regular
+from tether.files.stamps import RACY_NS, change_stamp  # noqa: F401  (RACY_NS: read here by the index and the memory index)
 
 TYPE_CHECKING = False  # not `typing`'s: the prompt hook imports this module (change_stamp)
 if TYPE_CHECKING:
     from pathlib import Path
 
     from tether.anchor.model import FileFacts
-
-
-RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps: trust a stamp once older
-
-
-def change_stamp(st: os.stat_result) -> int:
-    """ctime and inode: unlike mtime, no tool can set them back, so a same-size rewrite that
-    restores the mtime (rsync -t, touch -r) is still seen as a change."""
-    return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
 
 
 def root_prefix(root: str | Path) -> str:

@@ -48,8 +48,11 @@ class Resolver:
         self.deadline = deadline  # when a sweep must stop (`time.monotonic()`); None: sweep to the end
         self._swept = False
         self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
-        self._snippets: dict[str, str] = {}
+        self._snippets: dict[str, tuple[str, int | None, int | None]] = {}  # hash -> where to read it
         self._old_hashes = OldHashes(index)
+        # each file's row, asked of the index once per resolver (10,000 memories share 1,000 files);
+        # forgotten when a sweep rewrites the index
+        self._rows: dict[str, FileRow | None] = {}
 
     def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
         results = [self.anchor(a, m.commit) for a in m.anchors]
@@ -70,16 +73,36 @@ class Resolver:
         return self._symbol(a, commit)
 
     def flush(self) -> None:
-        """Persist snippets seen at their anchors, so later diffs have the 'then' side."""
-        if self._snippets:
+        """Persist snippets seen at their anchors, so later diffs have the 'then' side: the text of
+        each active anchor whose hash has none kept yet, asked of the index in batches."""
+        if not self._snippets:
+            return
+        wanted = list(self._snippets)
+        have: set[str] = set()
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            have.update(self.index.snippets_kept(chunk))
+        texts = {}
+        for h in wanted:
+            if h not in have:
+                path, start, end = self._snippets[h]
+                text = self.index.read_text(path, start, end)
+                if text is not None:
+                    texts[h] = text
+        self._snippets.clear()
+        if texts:
             with transaction(self.index.conn):
-                for h, text in self._snippets.items():
+                for h, text in texts.items():
                     self.index.keep_snippet(h, text)
-            self._snippets.clear()
+
+    def _file_row(self, path: str) -> FileRow | None:
+        if path not in self._rows:
+            self._rows[path] = self.index.file(path)
+        return self._rows[path]
 
     # -- symbols, sections, keys ------------------------------------------------------------
     def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
-        row = self.index.file(a.path)
+        row = self._file_row(a.path)
         if row is not None and row.skipped in UNREAD:
             # a file that stopped parsing (a config mid-edit) or grew past the parse cap: its symbols
             # are unknown, not deleted, and searching elsewhere would call them gone; it heals when read
@@ -196,7 +219,7 @@ class Resolver:
 
     # -- whole files ------------------------------------------------------------------------
     def _file(self, a: Anchor, commit: str | None) -> Resolution:
-        row = self.index.file(a.path)
+        row = self._file_row(a.path)
         if row is not None and row.hash == a.hash:
             self._keep(a, None, None)
             return Resolution(Status.ACTIVE, None, a.path)
@@ -370,6 +393,7 @@ class Resolver:
         if self.deadline is None:
             wait(self.index.root)  # then the sweep below reads only what changed since
         done = self.index.sweep(deadline=self.deadline)
+        self._rows.clear()
         self._swept = bool(done["complete"])
         self._cut_short = not self._swept
 
@@ -381,10 +405,7 @@ class Resolver:
             return
         if a.type == "file" and a.size > MAX_SNIPPET:
             return
-        if self.index.snippet(a.hash) is None:
-            text = self.index.read_text(a.path, start, end)
-            if text is not None:
-                self._snippets[a.hash] = text
+        self._snippets[a.hash] = (a.path, start, end)  # read at flush, if the index keeps none yet
 
     def _old_text(self, a: Anchor, commit: str | None) -> str | None:
         text = self.index.snippet(a.hash)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tether.lifecycle.status import Status
 from tether.lifecycle.verdicts import Resolution, Verdict
 from tether.store.files import Quarantined
 from tether.store.memory import Anchor, Memory
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:
-    from typing import TypedDict
+    from typing import Any, TypedDict
 
     class Staleness(TypedDict):  # staleness(): `**` into envelope's keywords of the same names
         stale: int

@@ -8,8 +8,8 @@ tokens are counted as ceil(characters / 4) of the compact JSON envelope that is 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 import orjson
 
@@ -17,44 +17,45 @@ from tether.errors import InvalidInput
 from tether.files.paths import repo_relative
 from tether.lifecycle.status import NOT_CURRENT, Status
 from tether.lifecycle.views import anchor_view, envelope
+from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
 from tether.recall.ranking import Candidate, within_floor
 from tether.recall.receipts import Pricer
 from tether.recall.text import found_verbatim, raw_terms, token_count
 from tether.store.memory import KINDS, parse_time
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, Protocol
 
     from tether.index.code_index import CodeIndex
     from tether.lifecycle.resolve import Resolver
     from tether.lifecycle.verdicts import Resolution, Verdict
     from tether.recall.search import MemoryIndex
 
+    # only ever an annotation: defined for mypy alone, so `typing` stays unloaded
+    class Repository(Protocol):
+        """What an answer is made from (a `tether.service.Tether` is one): the root and working directory
+        paths are read against, the code and memory indexes, a resolver, and how fresh they are."""
 
-class Repository(Protocol):
-    """What an answer is made from (a `tether.service.Tether` is one): the root and working directory
-    paths are read against, the code and memory indexes, a resolver, and how fresh they are."""
+        root: Path
+        cwd: str | None
 
-    root: Path
-    cwd: str | None
+        @property
+        def index(self) -> CodeIndex: ...
 
-    @property
-    def index(self) -> CodeIndex: ...
+        @property
+        def memindex(self) -> MemoryIndex: ...
 
-    @property
-    def memindex(self) -> MemoryIndex: ...
+        def resolver(self, with_diff: bool = True, deadline: float | None = None) -> Resolver: ...
 
-    def resolver(self, with_diff: bool = True, deadline: float | None = None) -> Resolver: ...
-
-    def freshness(self) -> dict: ...
+        def freshness(self) -> dict: ...
 
 
-DEFAULT_BUDGET = 1200
 MIN_BUDGET = 200  # the envelope alone takes about 100 tokens
 MAX_BUDGET = 100_000
 MAX_TASK_CHARS = 8_000
 MAX_FILES = 200
-DEFAULT_LIMIT = 5
 MAX_LIMIT = 50
 MAX_STALE = 3
 FULL_ITEMS = 1  # active items answered with their body; the rest by summary, so an answer stays short
@@ -65,6 +66,8 @@ MAX_MATCHED = 3
 
 @dataclass(frozen=True, slots=True)
 class Query:
+    """One recall's question, checked: what `recall` ranks and packs against."""
+
     task: str
     files: tuple[str, ...]
     budget: int

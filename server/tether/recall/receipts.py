@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
 
 from tether.lifecycle.status import Status
 from tether.recall.text import token_count
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:
     from tether.index.code_index import CodeIndex
     from tether.lifecycle.verdicts import Verdict

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,11 @@ from tether.files.write import TEMP_PREFIX, atomic_write
 from tether.store import memory as fmt
 from tether.store.links import current
 from tether.store.memory import Memory
+from tether.store.parsed import ParsedCache
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
 
 LOCK_TIMEOUT_S = 30.0
 GITIGNORE = "# maintained by tether: per-machine files never belong in git\n*.tmp\n.tmp-*\nlocal/\n"
@@ -62,8 +68,10 @@ class Quarantined:
 
 
 class Store:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, cache: Callable[[], sqlite3.Connection] | None = None) -> None:
+        """`cache`: the cache database to keep parsed files in (store/parsed.py), opened on first read."""
         self.root = root
+        self._cache = cache
         self.base = root / ".tether"
         self.dir = self.base / "memories"
         self._mutex = threading.RLock()
@@ -110,13 +118,18 @@ class Store:
     def files(self) -> list[Path]:
         """Every entry of the memories directory but hidden ones (editors' and tether's own temp
         files): a memory file, or something that will be quarantined as not one."""
+        return [self.dir / name for name, _ in self._entries()]
+
+    def _entries(self) -> list[tuple[str, os.DirEntry | None]]:
+        """`files()` as (name, directory entry), in the same order (names compare as paths do)."""
         if self.linked():
             return []
         try:
-            entries = list(self.dir.iterdir())
+            with os.scandir(self.dir) as it:
+                entries = [(e.name, e) for e in it if not e.name.startswith(".")]
         except FileNotFoundError:
             return []
-        return sorted(p for p in entries if not p.name.startswith("."))
+        return sorted(entries, key=lambda e: os.path.normcase(e[0]))
 
     def load(self) -> tuple[list[Memory], list[Quarantined]]:
         """Every memory that parses, and every file that does not."""
@@ -127,32 +140,57 @@ class Store:
             bad.append(
                 Quarantined(link, "a symbolic link: memories are read only inside the repository", "linked_store")
             )
-        parsed: list[tuple[str, Memory]] = []
-        for path in self.files():
-            rel = path.relative_to(self.root).as_posix()
-            if path.suffix != ".md":
+        found: list[tuple[str, Memory]] = []
+        parsed = ParsedCache(self._cache()) if self._cache is not None else None
+        prefix = os.path.join(str(self.dir), "")
+        for name, entry in self._entries():
+            rel = ".tether/memories/" + name
+            if not name.endswith(".md"):
                 bad.append(Quarantined(rel, "not a memory file: memory files end in .md", "not_memory"))
                 continue
             try:
-                m = fmt.load_file(str(path), rel)[1]
+                m = self._read(prefix + name, name, rel, entry, parsed)
             except StoreCorrupt as e:
                 bad.append(Quarantined(rel, e.message, str(e.details.get("reason", "malformed"))))
                 continue
             except OSError as e:
                 bad.append(Quarantined(rel, f"unreadable: {e.strerror}", "unreadable"))
                 continue
-            parsed.append((rel, m))
+            found.append((rel, m))
+        if parsed is not None:
+            parsed.flush()
         # Two files, one id: the one named as tether names it (`...--<id prefix>.md`) is the memory,
         # the other the copy, whichever sorts first; ids are hex, so `1D62CEDD-...` is `1d62cedd-...`.
         keeper: dict[str, str] = {}
-        for rel, m in sorted(parsed, key=lambda p: (not p[0].lower().endswith(f"--{p[1].id[:8].lower()}.md"), p[0])):
+        for rel, m in sorted(found, key=lambda p: (not p[0].lower().endswith(f"--{p[1].id[:8].lower()}.md"), p[0])):
             keeper.setdefault(m.id.lower(), rel)
-        for rel, m in parsed:
+        for rel, m in found:
             if keeper[m.id.lower()] != rel:
                 bad.append(Quarantined(rel, f"duplicate id {m.id} (also in {keeper[m.id.lower()]})", "duplicate_id"))
             else:
                 memories.append(m)
         return memories, bad
+
+    @staticmethod
+    def _read(path: str, name: str, rel: str, entry: os.DirEntry | None, parsed: ParsedCache | None) -> Memory:
+        """One memory file, from the parsed cache when its stat or its bytes say it is unchanged."""
+        if parsed is None or entry is None:
+            return fmt.load_file(path, rel)[1]
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISREG(st.st_mode):
+            m = parsed.unchanged(name, st)
+            if m is not None:
+                return m
+        st, data = fmt.read_file(path)  # refuses a link, a FIFO, a file past the cap: quarantined as ever
+        checked = time.time_ns()
+        m = parsed.same_bytes(name, st, checked, data)
+        if m is None:
+            m = fmt.loads(data, rel)
+            parsed.keep(name, st, checked, data, m)
+        return m
 
     def memories(self, include_closed: bool = False) -> tuple[list[Memory], list[Quarantined]]:
         """Parsed memories (current only by default: live, and closed by no live successor, even

@@ -19,7 +19,8 @@ LINK_KINDS = ("supersedes", "superseded_by", "contradicts", "supports")
 
 def in_cycles(supersedes: Mapping[str, Iterable[str]]) -> set[str]:
     """Ids on a cycle of `supersedes` edges (Tarjan's strongly connected components, iterative)."""
-    graph = {k: [t for t in v if t in supersedes] for k, v in supersedes.items()}
+    # only ids with an edge can be on a cycle: of 10,000 memories, most supersede nothing
+    graph = {k: edges for k, v in supersedes.items() if v and (edges := [t for t in v if t in supersedes])}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
@@ -43,7 +44,7 @@ def in_cycles(supersedes: Mapping[str, Iterable[str]]) -> set[str]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(graph[child])))
+                    work.append((child, iter(graph.get(child, ()))))
                 elif child in on_stack:
                     low[node] = min(low[node], index[child])
                 continue
@@ -58,7 +59,7 @@ def in_cycles(supersedes: Mapping[str, Iterable[str]]) -> set[str]:
                     component.append(top)
                     if top == node:
                         break
-                if len(component) > 1 or node in graph[node]:
+                if len(component) > 1 or node in graph.get(node, ()):
                     out.update(component)
     return out
 

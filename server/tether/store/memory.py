@@ -146,11 +146,16 @@ def load_file(path: str, filename: str | None = None) -> tuple[os.stat_result, M
     """(stat, memory) of one memory file. Anything but a regular file of at most MAX_FILE_BYTES
     (a FIFO, a device, a link, a directory named `x.md`, a 50 MB body) is StoreCorrupt: quarantined
     without being read. OSError for a file that vanished or is denied."""
+    st, data = read_file(path)
+    return st, loads(data, filename)
+
+
+def read_file(path: str) -> tuple[os.stat_result, bytes]:
+    """(stat, bytes) of a memory file, refused as `load_file` refuses it, not yet parsed."""
     try:
-        st, data = read_regular_file(path, MAX_FILE_BYTES)
+        return read_regular_file(path, MAX_FILE_BYTES)
     except Unreadable as e:
         raise StoreCorrupt(e.message, reason=e.reason) from None
-    return st, loads(data, filename)
 
 
 # both sides of a conflict block git left in the file (a body may well hold a `=======` line)

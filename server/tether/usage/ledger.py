@@ -11,13 +11,17 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
 
 from tether.files.paths import state_dir
 from tether.files.read import Unreadable, read_regular_file
 from tether.files.write import replace_json
 from tether.usage import events as usage
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 SUMMARY = "usage-summary.json"
 FOLDING = ".folding"  # a log being folded; its name is recorded in the summary once it counts

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 import orjson
 
 from tether.errors import TetherError
 from tether.surfaces.cli.terminal import visible
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 # Status and Reason are str enums: orjson takes them as values, and as keys only with NON_STR_KEYS.
 JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS

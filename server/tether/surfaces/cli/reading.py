@@ -72,7 +72,8 @@ def check(args) -> Result:
         return Result(env, ci.github(verdicts, bad, links, args.strict), code)
     if args.format == "sarif":
         return Result(env, to_json(ci.sarif(verdicts, bad, args.strict)).decode(), code)
-    return Result(env, render.check_report(verdicts, bad, links, args.problems), code)
+    # the text only when it is printed: for 10,000 memories it costs more than the JSON
+    return Result(env, "" if args.json else render.check_report(verdicts, bad, links, args.problems), code)
 
 
 def ls(args) -> Result:
@@ -90,11 +91,12 @@ def ls(args) -> Result:
         m = v.memory
         live = m.live and m.id not in superseded
         status = v.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
-        anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
-        rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
+        if not args.json:  # the text only when it is printed
+            anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
+            rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
         # a closed memory's status is what closed it: its anchors still say how its code stands
         data.append(dict(verdict_view(v), status=status, live=live))
-    text = "\n".join(rows) if rows else "no memories yet: tether remember TEXT --anchor path::Symbol"
+    text = "\n".join(rows) if rows or args.json else "no memories yet: tether remember TEXT --anchor path::Symbol"
     return Result(
         envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text
     )

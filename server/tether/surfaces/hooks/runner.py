@@ -11,9 +11,9 @@ import os
 import sys
 
 from tether.files.locate import find_root
+from tether.lazy import defer_inspect
 from tether.surfaces.hooks import budget
 from tether.surfaces.hooks.handlers import HANDLERS
-from tether.surfaces.hooks.lazy import defer_inspect
 from tether.surfaces.hooks.payload import MAX_STDIN, parse
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (or pathlib) on every prompt

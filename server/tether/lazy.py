@@ -1,7 +1,7 @@
-"""Defer `inspect` in a hook process: `dataclasses` imports it at the top for one call tether never
+"""Defer `inspect` in a hook or CLI process: `dataclasses` imports it at the top for one call tether never
 reaches (it builds a docstring for classes without one; every class on a hook's path has one).
 
-`inspect` and what it loads (ast, dis, tokenize, ...) cost a hook ~10 ms. A stand-in
+`inspect` and what it loads (ast, dis, tokenize, ...) cost a hook or a `tether check` ~10 ms. A stand-in
 module takes its place in sys.modules; the first attribute anyone reads from it imports the real
 `inspect` and serves from then on, so code that does use it still gets the real thing.
 (importlib.util.LazyLoader cannot be used: before 3.12 an `import` statement of a lazy module
