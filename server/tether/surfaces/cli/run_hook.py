@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from tether.surfaces.cli.args import Add
 from tether.surfaces.cli.output import Result
@@ -27,8 +28,6 @@ def hook(args) -> Result:
         os.environ["TETHER_ROOT"] = args.root
     event = event_named(args.event)
     if event is None:  # a hook fails open: say why where a person reads it, and exit 0
-        import sys
-
         print(f"tether hook: unknown event {args.event!r}; one of {', '.join(EVENTS)}", file=sys.stderr)
         return Result(None, "", raw=True)
     run(event)
