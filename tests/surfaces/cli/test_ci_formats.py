@@ -161,3 +161,36 @@ def test_the_shipped_workflow_runs_real_commands():
     for line in lines:
         argv = shlex.split(line.split(">")[0].replace('"$BASE"', "origin/main"))[1:]
         assert build_parser().parse_args(argv).command in ("check", "affected")
+
+
+def test_one_memory_checked_is_singular_and_a_path_with_none_says_so(repo):
+    repo.write("src/a.py", SRC)
+    repo.commit("code")
+    repo.remember("Retries only server errors.", "src/a.py::fetch_with_retry")
+    out = repo.run("check", "--format", "github").stdout
+    assert "tether: 1 memory checked," in out
+    out = repo.run("check", "--path", "typo", "--format", "github").stdout
+    assert out.splitlines()[0] == "::notice::no memories under typo"
+
+
+def test_the_comment_stays_under_githubs_limit():
+    """254 stale memories once made a 106,331-character comment; GitHub refuses one over 65,536."""
+    from tether.lifecycle.affected import Affected, Touched
+    from tether.lifecycle.changes import Changes
+    from tether.lifecycle.status import Status
+    from tether.lifecycle.verdicts import Resolution, Verdict
+    from tether.store.memory import Anchor, Memory
+
+    a = Anchor("symbol", "src/a.py", "t2:x", 10, "f")
+    diff = "\n".join(f"-    old line {i}\n+    new line {i}" for i in range(10))
+    r = Resolution(Status.STALE, Reason.BODY_EDITED, "src/a.py", "f", start_line=1, end_line=20, diff=diff)
+    touched = []
+    for i in range(254):
+        m = Memory(f"{i:08d}-0000", "fact", f"memory {i} " + "x" * 200, "body", (a,), "2025", "2025", "2025")
+        touched.append(Touched(Verdict(m, Status.STALE, Reason.BODY_EDITED, ((a, r),), 0.5), (0,), "stale"))
+    found = Affected(Changes("0" * 40, "main", ()), tuple(touched))
+    out = ci.markdown(found)
+    assert len(out) <= ci.MAX_COMMENT_CHARS
+    shown = out.count("- **stale**")
+    assert 0 < shown < 254 and f"... and {254 - shown} more (run `tether affected` locally)" in out
+    assert out.rstrip().endswith("if it is gone.")  # the summary and the advice survive the cut
