@@ -382,3 +382,19 @@ def test_outside_a_repository_only_the_error(tmp_path):
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
     assert line.startswith("tether: error[invalid_input]:") and "not in a git repository" in line
+
+
+def test_staged_reads_the_index_not_the_working_tree(billing):
+    repo, ids = billing
+    repo.replace("src/billing.py", "order.paid - order.fees", "order.paid")
+    assert affected(repo, "--staged")["data"] == []  # edited, not staged
+    repo.git("add", "src/billing.py")
+    repo.replace("src/billing.py", "round(it.price * it.qty, 2)", "it.price * it.qty")  # not staged
+    env = affected(repo, "--staged")
+    assert [i["id"] for i in env["data"]] == [ids["refund"]] and env["meta"]["staged"] is True
+    repo.write("src/untracked.py", "x = 1\n")
+    assert env["meta"]["changed_files"] == affected(repo, "--staged")["meta"]["changed_files"] == 1
+    repo.git("checkout", "src/billing.py")  # the index's version
+    repo.git("rm", "-q", "--cached", "src/billing.py")
+    effects = {i["id"]: i["effect"] for i in affected(repo, "--staged")["data"]}
+    assert effects == {i: "deleted" for i in ids.values()}

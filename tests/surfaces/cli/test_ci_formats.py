@@ -129,6 +129,7 @@ def test_pre_commit_runs_the_shipped_hooks(stale, tmp_path):
     repo, ids = stale
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["tether-check", "tether-affected"]
+    assert hooks[1]["entry"] == "tether affected --staged"  # the commit's change: the index, not the working tree
     tether = f"{shlex.quote(sys.executable)} -m tether"
     local = [dict(h, language="system", entry=h["entry"].replace("tether", tether, 1)) for h in hooks]
     (repo.path / ".pre-commit-config.yaml").write_text(

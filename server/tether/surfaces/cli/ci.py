@@ -250,7 +250,7 @@ def _md_block(t) -> list[str]:
     for i, where in zip(t.anchors, t.at_base or (None,) * len(t.anchors)):
         a, r = v.anchors[i]
         reason = f" {md_code(str(r.reason))}" if r.reason else ""
-        at = f" (at the base: {md_code(where)})" if where and where != (r.path or a.path) else ""
+        at = f" (at the base: {md_code(where)})" if where and where not in (r.path, a.path) else ""
         out.append(f"  - {md_code(anchor_line(a, r))} {r.status}{reason}{at}")
         if r.diff:
             diff = md_fence(r.diff, "diff").replace("\n", "\n    ")

@@ -51,7 +51,7 @@ def _text(found) -> str:
             out.append("    " + ci.describe(x, one_line, one_line))
         for i, where in zip(x.anchors, x.at_base or (None,) * len(x.anchors)):
             a, r = v.anchors[i]
-            at = f"  (at the base: {one_line(where)})" if where and where != (r.path or a.path) else ""
+            at = f"  (at the base: {one_line(where)})" if where and where not in (r.path, a.path) else ""
             out.append(f"    [{r.status}{' ' + r.reason if r.reason else ''}] {render.anchor_line(a, r)}{at}")
             if r.diff:
                 out.extend("      " + d for d in r.diff.splitlines())
