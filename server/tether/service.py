@@ -156,14 +156,19 @@ class Tether:
 
         return answer.recall(self, task, files, budget_tokens, kinds, as_of, limit, deadline)
 
-    def affected(self, base: str | None = None) -> Affected:
-        """The memories a change touches: the working tree against HEAD, or against its merge-base
-        with `base` (a branch's change), each as it resolves now (lifecycle/affected.py)."""
+    def affected(self, base: str | None = None, staged: bool = False) -> Affected:
+        """The memories a change touches: the working tree (or the index, `staged`) against HEAD,
+        or against its merge-base with `base` (a branch's change), each as it resolves now
+        (lifecycle/affected.py)."""
         from tether.lifecycle.affected import affected  # only this command asks git for a diff
         from tether.lifecycle.changes import changes
 
+        change = changes(self.root, base, staged)  # first: outside git, the one error, before any index
+        everything = self.store.load()[0]
+        current = links.current(everything)
+        ids = {m.id for m in current}
         r = self.resolver()
-        found = affected(self.root, r, links.current(self.store.load()[0]), changes(self.root, base))
+        found = affected(self.root, r, current, change, [m for m in everything if m.id not in ids])
         r.flush()
         return found
 

@@ -1,5 +1,10 @@
 """What a change touched, asked of git: the files and line ranges between a base commit and the
-working tree (tracked edits, staged or not, and untracked files), for `tether affected`.
+working tree (tracked edits, staged or not, and untracked files git does not ignore), or the index
+alone (`staged`), for `tether affected`.
+
+A store may sit in a subdirectory of its repository (a monorepo's package): git names files from
+the repository's top, anchors from the store's root, so paths outside the store's directory are
+left out and the rest have the directory's prefix (`git rev-parse --show-prefix`) taken off.
 
 Everything git prints here comes from file names anyone can commit, so the patch is parsed as a
 state machine (a removed line `-- a/x` must not read as a header) and quoted names are unquoted
@@ -33,6 +38,7 @@ class FileChange:
     new: str | None
     old_lines: tuple[tuple[int, int], ...] = ()
     new_lines: tuple[tuple[int, int], ...] = ()
+    binary: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +46,13 @@ class Changes:
     base: str  # the commit compared against (the merge-base with `ref`, else HEAD)
     ref: str | None  # what the user named, if anything
     files: tuple[FileChange, ...]
+    prefix: str = ""  # the store's directory in its repository ("" at the top; else ending in "/")
+    staged: bool = False  # the index against the base, not the working tree
+
+    @property
+    def unborn(self) -> bool:
+        """The repository has no commit yet: the base is git's empty tree."""
+        return self.base == EMPTY_TREE
 
     def by_old(self) -> dict[str, FileChange]:
         return {f.old: f for f in self.files if f.old is not None}
@@ -48,10 +61,12 @@ class Changes:
         return {f.new: f for f in self.files if f.new is not None}
 
 
-def changes(root: Path, ref: str | None = None) -> Changes:
-    """The working tree against HEAD, or against its merge-base with `ref` (a branch's whole change)."""
-    if not (root / ".git").exists():
-        raise InvalidInput(f"{root} is not a git repository: affected reads the change from git")
+def changes(root: Path, ref: str | None = None, staged: bool = False) -> Changes:
+    """The working tree (or the index, `staged`) against HEAD, or against its merge-base with `ref`
+    (a branch's whole change)."""
+    prefix = repo_prefix(root)
+    if prefix is None:
+        raise InvalidInput(f"{root} is not in a git repository: affected reads the change from git")
     base = _merge_base(root, ref) if ref is not None else (_commit(root, "HEAD") or EMPTY_TREE)
     out = _git(
         root,
@@ -66,14 +81,49 @@ def changes(root: Path, ref: str | None = None) -> Changes:
         "--dst-prefix=b/",
         "-M",
         "-U0",
+        *(("--cached",) if staged else ()),
         base,
         "--",
     )
-    files = parse_patch(out)
-    seen = {f.new for f in files}
-    untracked = _git(root, "ls-files", "-z", "--others", "--exclude-standard").split(b"\0")
-    files += [FileChange(None, p, (), WHOLE) for p in (_decode(u) for u in untracked if u) if p not in seen]
-    return Changes(base, ref, tuple(files))
+    files = [f for f in (_inside(f, prefix) for f in parse_patch(out)) if f is not None]
+    if not staged:  # what the index does not hold is no part of a staged change
+        seen = {f.new for f in files}
+        untracked = _git(root, "ls-files", "-z", "--full-name", "--others", "--exclude-standard").split(b"\0")
+        for u in untracked:
+            p = _decode(u)
+            if u and p.startswith(prefix) and p[len(prefix) :] not in seen:
+                files.append(FileChange(None, p[len(prefix) :], (), WHOLE))
+    return Changes(base, ref, tuple(files), prefix, staged)
+
+
+def repo_prefix(root: Path) -> str | None:
+    """`root`'s directory inside its git repository, as git spells it (`pkg/`, "" at the top), or
+    None when `root` is in no git work tree."""
+    try:
+        proc = _run(root, "rev-parse", "--show-prefix")
+    except (InvalidInput, OSError):  # git took too long, or is not installed
+        return None
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", "surrogateescape").strip("\n")
+
+
+def _inside(f: FileChange, prefix: str) -> FileChange | None:
+    """`f` with paths relative to the store's directory; a side outside it is no file of the store
+    (a move out of the directory reads as a deletion); None when neither side is inside."""
+    if not prefix:
+        return f
+    old = f.old[len(prefix) :] if f.old is not None and f.old.startswith(prefix) else None
+    new = f.new[len(prefix) :] if f.new is not None and f.new.startswith(prefix) else None
+    if old is None and new is None:
+        return None
+    return FileChange(
+        old,
+        new,
+        f.old_lines if old is not None else (),
+        WHOLE if old is None and new is not None else f.new_lines,
+        f.binary,
+    )
 
 
 def overlaps(first: int | None, last: int | None, ranges: tuple[tuple[int, int], ...]) -> bool:
@@ -93,7 +143,7 @@ def parse_patch(out: bytes) -> list[FileChange]:
         if cur is not None and (cur["old"] != cur["new"] or cur["old_lines"] or cur["new_lines"] or cur["binary"]):
             whole_old = WHOLE if cur["binary"] or cur["new"] is None else tuple(cur["old_lines"])
             whole_new = WHOLE if cur["binary"] and cur["new"] is not None else tuple(cur["new_lines"])
-            files.append(FileChange(cur["old"], cur["new"], whole_old, whole_new))
+            files.append(FileChange(cur["old"], cur["new"], whole_old, whole_new, cur["binary"]))
 
     in_hunk = False
     for line in out.split(b"\n"):
@@ -187,7 +237,7 @@ def _merge_base(root: Path, ref: str) -> str:
     """The merge-base of `ref` and HEAD. `ref` is the user's; it reaches git after
     `--end-of-options` only, never as an option."""
     if not ref or len(ref) > MAX_REF_CHARS or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
-        raise InvalidInput(f"--base wants a git revision (a branch, tag or commit), not {ref[:80]!r}")
+        raise InvalidInput(f"the base wants a git revision (a branch, tag or commit), not {ref[:80]!r}")
     commit = _commit(root, ref)
     if commit is None:
         raise NotFound(f"no commit {ref[:80]!r} in this repository (git rev-parse found none)", ref=ref[:80])
@@ -197,6 +247,12 @@ def _merge_base(root: Path, ref: str) -> str:
     proc = _run(root, "merge-base", commit, head)  # hex names only from here on
     base = proc.stdout.decode().strip()
     if proc.returncode != 0 or not base:
+        if _run(root, "rev-parse", "--is-shallow-repository").stdout.strip() == b"true":
+            raise NotFound(
+                f"no merge-base of {ref[:80]!r} and HEAD in this shallow clone: fetch the whole history "
+                "(`git fetch --unshallow`; in GitHub Actions, actions/checkout with `fetch-depth: 0`)",
+                ref=ref[:80],
+            )
         raise NotFound(f"{ref[:80]!r} and HEAD share no history: there is no merge-base to compare against")
     return base
 

@@ -85,16 +85,25 @@ def alike(then: str | None, now: str | None, threshold: float) -> bool:
     return m.real_quick_ratio() >= threshold and m.quick_ratio() >= threshold and m.ratio() >= threshold
 
 
-def git_show(root: Path, rev: str, path: str) -> bytes | None:
-    """`path` as committed at `rev`, or None (no such revision or path, or git failed).
+def in_git(root: Path) -> bool:
+    """Whether `root` is in a git work tree: `.git` there or in a parent (a store in a subdirectory)."""
+    return any((d / ".git").exists() for d in (root, *root.parents))
+
+
+def git_show(root: Path, rev: str, path: str, index: bool = False) -> bytes | None:
+    """`path` as committed at `rev` (as staged, `index`), or None (no such revision or path, or
+    git failed).
 
     `rev` comes from a memory file anyone can commit: only HEAD or a hex object name is asked,
     after `--end-of-options`, so no value can reach git as an option."""
     import subprocess  # like the parsing machinery, only when git is asked
 
-    if rev != "HEAD" and not is_object_name(rev):
+    if index:
+        rev = ""  # `:path` is the index's
+    elif rev != "HEAD" and not is_object_name(rev):
         return None
-    cmd = ["git", "cat-file", "blob", "--end-of-options", f"{rev}:{path}"]
+    # `./`: relative to `root`, which may be a subdirectory of the repository (a monorepo's package)
+    cmd = ["git", "cat-file", "blob", "--end-of-options", f"{rev}:./{path}"]
     try:
         return subprocess.run(cmd, cwd=root, capture_output=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):
@@ -115,7 +124,7 @@ def text_from_git(root: Path, commit: str | None, path: str, hash_: str, symbol:
 
 def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symbol: bool):
     """(bytes, symbols, revision) of `path` at the first of `commit`, HEAD that holds the anchored hash."""
-    if not (root / ".git").exists():
+    if not in_git(root):
         return None
     from tether.anchor.extract import analyze, content_hash
 
@@ -158,7 +167,7 @@ def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
 
 def head_commit(root: Path) -> str | None:
     """The commit HEAD names, or None outside git (a memory records it: later diffs read it)."""
-    if not (root / ".git").exists():
+    if not in_git(root):
         return None
     import subprocess
 

@@ -122,7 +122,14 @@ def affected_view(found) -> list[dict[str, Any]]:
     """`affected`'s data: each touched memory as `check` shows it, with what the change did to it
     (`effect`) and the stored specs of the anchors it touched."""
     return [
-        dict(verdict_view(t.verdict), effect=t.effect, touched=[t.verdict.anchors[i][0].spec() for i in t.anchors])
+        dict(
+            verdict_view(t.verdict),
+            effect=t.effect,
+            touched=[t.verdict.anchors[i][0].spec() for i in t.anchors],
+            before=t.before,
+            at_base=list(t.at_base),
+            **({"was": verdict_view(t.was)["anchors"]} if t.was is not None else {}),
+        )
         for t in found.touched
     ]
 
@@ -131,4 +138,11 @@ def affected_meta(found) -> dict[str, Any]:
     """What `affected` compared: the base commit, the ref named (if any), how many files changed,
     and the count of each effect."""
     c = found.changes
-    return {"base": c.base, "ref": c.ref, "changed_files": len(c.files), "effects": found.counts()}
+    return {
+        "base": None if c.unborn else c.base,
+        "ref": c.ref,
+        "staged": c.staged,
+        "prefix": c.prefix,
+        "changed_files": len(c.files),
+        "effects": found.counts(),
+    }

@@ -129,6 +129,7 @@ def test_pre_commit_runs_the_shipped_hooks(stale, tmp_path):
     repo, ids = stale
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["tether-check", "tether-affected"]
+    assert hooks[1]["entry"] == "tether affected --staged"  # the commit's change: the index, not the working tree
     tether = f"{shlex.quote(sys.executable)} -m tether"
     local = [dict(h, language="system", entry=h["entry"].replace("tether", tether, 1)) for h in hooks]
     (repo.path / ".pre-commit-config.yaml").write_text(
@@ -161,3 +162,57 @@ def test_the_shipped_workflow_runs_real_commands():
     for line in lines:
         argv = shlex.split(line.split(">")[0].replace('"$BASE"', "origin/main"))[1:]
         assert build_parser().parse_args(argv).command in ("check", "affected")
+
+
+def test_one_memory_checked_is_singular_and_a_path_with_none_says_so(repo):
+    repo.write("src/a.py", SRC)
+    repo.commit("code")
+    repo.remember("Retries only server errors.", "src/a.py::fetch_with_retry")
+    out = repo.run("check", "--format", "github").stdout
+    assert "tether: 1 memory checked," in out
+    out = repo.run("check", "--path", "typo", "--format", "github").stdout
+    assert out.splitlines()[0] == "::notice::no memories under typo"
+
+
+def test_the_comment_stays_under_githubs_limit():
+    """254 stale memories once made a 106,331-character comment; GitHub refuses one over 65,536."""
+    from tether.lifecycle.affected import Affected, Touched
+    from tether.lifecycle.changes import Changes
+    from tether.lifecycle.status import Status
+    from tether.lifecycle.verdicts import Resolution, Verdict
+    from tether.store.memory import Anchor, Memory
+
+    a = Anchor("symbol", "src/a.py", "t2:x", 10, "f")
+    diff = "\n".join(f"-    old line {i}\n+    new line {i}" for i in range(10))
+    r = Resolution(Status.STALE, Reason.BODY_EDITED, "src/a.py", "f", start_line=1, end_line=20, diff=diff)
+    touched = []
+    for i in range(254):
+        m = Memory(f"{i:08d}-0000", "fact", f"memory {i} " + "x" * 200, "body", (a,), "2025", "2025", "2025")
+        touched.append(Touched(Verdict(m, Status.STALE, Reason.BODY_EDITED, ((a, r),), 0.5), (0,), "stale"))
+    found = Affected(Changes("0" * 40, "main", ()), tuple(touched))
+    out = ci.markdown(found)
+    assert len(out) <= ci.MAX_COMMENT_CHARS
+    shown = out.count("- **stale**")
+    assert 0 < shown < 254 and f"... and {254 - shown} more (run `tether affected` locally)" in out
+    assert out.rstrip().endswith("if it is gone.")  # the summary and the advice survive the cut
+
+
+def test_the_shipped_workflow_survives_a_failed_step_forks_and_others_comments():
+    """Its outputs stay out of the checkout (else `affected` counts them as changed files); a
+    quarantined memory file (exit 1 without --strict) skips no later step; a fork's pull request,
+    whose token is read-only, neither uploads nor comments; only tether's own comment is edited."""
+    workflow = yaml.safe_load((ROOT / "docs" / "tether.yml").read_text())
+    steps = {s.get("name") or s.get("uses"): s for s in workflow["jobs"]["memories"]["steps"]}
+    text = (ROOT / "docs" / "tether.yml").read_text()
+    assert "> tether.sarif" not in text and "> affected.md" not in text and "$RUNNER_TEMP/tether.sarif" in text
+    assert "--edit-last" not in text and "<!-- tether-affected -->" in text
+    fork = "github.event.pull_request.head.repo.full_name == github.repository"
+    upload, comment = (
+        steps["github/codeql-action/upload-sarif@v3"],
+        steps["Comment the memories this pull request affects"],
+    )
+    assert fork in upload["if"] and fork in comment["if"]
+    assert all(
+        s["if"].startswith("always()") for s in (upload, comment, steps["The gate (annotations at each stale anchor)"])
+    )
+    assert steps["SARIF for code scanning"]["continue-on-error"] is True

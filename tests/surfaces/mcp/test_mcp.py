@@ -334,9 +334,11 @@ def test_affected_names_the_memories_an_uncommitted_edit_touched(code, tmp_path)
             code.replace("src/http.py", "resp.status < 500", "resp.status < 400")
             after = await call(client, "affected")
             bad = await fail(client, "affected", base="no-such-branch")
-            return retry["data"]["id"], before, after, bad
+            option = await fail(client, "affected", base="-x")
+            return retry["data"]["id"], before, after, bad, option
 
-    mid, before, after, bad = asyncio.run(go())
+    mid, before, after, bad, option = asyncio.run(go())
+    assert option["code"] == "invalid_input" and "--base" not in option["message"]  # the tool's argument is `base`
     assert before["data"] == [] and before["meta"]["changed_files"] == 0
     (item,) = after["data"]
     assert (item["id"], item["effect"], item["touched"]) == (mid, "stale", ["src/http.py::fetch_with_retry"])

@@ -22,11 +22,12 @@ _stdin: list[bytes] = []
 CREATES_STORE = ("remember", "import", "init")
 
 
-def repository(args) -> Tether:
+def repository(args, warn: bool = True) -> Tether:
     """The repository `--root` names, else the one the working directory is in. A plain directory
-    is warned of (on stderr: the output stays what the command prints); writes there refuse."""
+    is warned of (on stderr: the output stays what the command prints); writes there refuse.
+    `warn=False`: the command refuses a plain directory with its own error, the one line it prints."""
     t = Tether(args.root, os.getcwd())
-    if getattr(args, "command", None) not in CREATES_STORE and t.store.unmarked():
+    if warn and getattr(args, "command", None) not in CREATES_STORE and t.store.unmarked():
         print(f"tether: warning[not_a_repository]: {not_a_repository(t.root)}", file=sys.stderr)
     return t
 

@@ -71,28 +71,40 @@ def command(level: str, message: str, file: str | None = None, line: int | None 
     return f"::{level} {','.join(props)}::{_data(message)}" if props else f"::{level}::{_data(message)}"
 
 
-def github(verdicts: list[Verdict], quarantined: list[Quarantined], link_problems, strict: bool) -> str:
-    """A warning at each stale or invalidated anchor's line (an error under --strict)."""
+def github(
+    verdicts: list[Verdict], quarantined: list[Quarantined], link_problems, strict: bool, prefix: str = ""
+) -> str:
+    """A warning at each stale or invalidated anchor's line (an error under --strict). `prefix`: the
+    store's directory in its repository; GitHub names files from the repository's top."""
     level = "error" if strict else "warning"
     out = [
         command(
-            level, _message(v, a, r), r.path or a.path, r.start_line or 1, f"tether: memory {r.status} ({r.reason})"
+            level,
+            _message(v, a, r),
+            prefix + (r.path or a.path),
+            r.start_line or 1,
+            f"tether: memory {r.status} ({r.reason})",
         )
         for v, a, r in problems(verdicts)
     ]
     out += [
-        command("error", f"{q.error} ({q.fix})", q.filename, 1, "tether: quarantined memory file") for q in quarantined
+        command("error", f"{q.error} ({q.fix})", prefix + q.filename, 1, "tether: quarantined memory file")
+        for q in quarantined
     ]
     out += [command(level, p.message, title=f"tether: {p.problem}") for p in link_problems]
     bad = sum(1 for v in verdicts if v.status != Status.ACTIVE)
-    out.append(f"tether: {len(verdicts)} memories checked, {bad} not active, {len(quarantined)} quarantined")
+    n = len(verdicts)
+    out.append(
+        f"tether: {n} {'memory' if n == 1 else 'memories'} checked, {bad} not active, {len(quarantined)} quarantined"
+    )
     return "\n".join(out)
 
 
 # -- SARIF 2.1.0 --------------------------------------------------------------------------------
-def sarif(verdicts: list[Verdict], quarantined: list[Quarantined], strict: bool) -> dict:
+def sarif(verdicts: list[Verdict], quarantined: list[Quarantined], strict: bool, prefix: str = "") -> dict:
     """One run, one result per stale or invalidated anchor at its file and line; rule ids are the
-    reasons, the message the memory's summary. Quarantined memory files are errors."""
+    reasons, the message the memory's summary. Quarantined memory files are errors. URIs are from
+    the repository's top (`prefix`: the store's directory in it), as code scanning reads them."""
     level = "error" if strict else "warning"
     results: list[dict] = []
     rules: list[str] = []
@@ -103,7 +115,8 @@ def sarif(verdicts: list[Verdict], quarantined: list[Quarantined], strict: bool)
         region = {"startLine": max(first or 1, 1)}
         if last and first and last >= first:
             region["endLine"] = last
-        location = {"artifactLocation": {"uri": quote(path, safe="/"), "uriBaseId": "%SRCROOT%"}, "region": region}
+        uri = quote(prefix + path, safe="/")
+        location = {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}, "region": region}
         results.append(
             {
                 "ruleId": rule,
@@ -168,35 +181,78 @@ EFFECT_WORDS = {
     "deleted": "deleted: the code it describes is gone",
     "followed": "followed: the code moved, the memory went with it",
     "active": "still active: the change touched its lines, not what they mean",
+    "new": "new in this change",
+    "already_stale": "already stale at the base: the diff is the change's own, from the base to now",
 }
+ALWAYS_COUNTED = ("deleted", "stale", "followed", "active")  # the text summary names these even at 0
+MAX_COMMENT_CHARS = 60_000  # GitHub refuses a comment over 65,536 characters
 
 
-def markdown(found) -> str:
+def describe(t, code=md_code, text=md_text) -> str:
+    """What the change did to a touched memory, in a sentence; `code`/`text` make untrusted parts
+    inert for the output they land in."""
+    if t.effect == "reanchored" and t.was is not None:
+        bad = [(a, r) for a, r in t.was.anchors if r.status != Status.ACTIVE]
+        where = ", ".join(code(a.spec()) for a, _ in bad) or code(t.was.memory.short_id)
+        return f"re-anchored in this change (was {t.was.status} at {where}): check that it still holds for the new code"
+    if t.effect == "retired":
+        m = t.verdict.memory
+        if m.retired_reason:
+            return f"retired in this change: {text(m.retired_reason)}"
+        after = m.links.get("superseded_by") or []
+        return "superseded in this change" + (f" by {', '.join(code(i[:8]) for i in after)}" if after else "")
+    if t.effect == "restored":
+        return f"restored: {t.before} at the base, the change made it hold again"
+    return EFFECT_WORDS[t.effect]
+
+
+def against(c, code=md_code) -> str:
+    """What the change was compared with, for people."""
+    if c.ref:
+        return f"{code(c.ref)} (merge-base {code(c.base[:12])})"
+    if c.unborn:
+        return "no commit (the repository has no commits yet)"
+    return f"HEAD ({code(c.base[:12])})"
+
+
+def markdown(found, limit: int = MAX_COMMENT_CHARS) -> str:
     """`affected` as a pull-request comment: what each touched memory says, what happened to it,
-    the diff, and what to do."""
+    the diff, and what to do; at most `limit` characters (the rest is counted, not shown)."""
     c, touched = found.changes, found.touched
-    against = f"{md_code(c.ref)} (merge-base {md_code(c.base[:12])})" if c.ref else f"{md_code(c.base[:12])} (HEAD)"
     head = f"### tether: {len(touched)} {'memory' if len(touched) == 1 else 'memories'} this change affects"
-    files = f"{len(c.files)} changed {'file' if len(c.files) == 1 else 'files'}"
-    out = [head, "", f"Compared with {against}: {files}."]
+    files = f"{len(c.files)} {'staged ' if c.staged else ''}changed {'file' if len(c.files) == 1 else 'files'}"
+    out = [head, "", f"Compared with {against(c)}: {files}."]
     if not touched:
         out += ["", "No memory is anchored to the changed lines."]
         return "\n".join(out)
-    for t in touched:
-        v, m = t.verdict, t.verdict.memory
-        out += ["", f"- **{t.effect}** {md_code(m.short_id)} {md_text(m.summary)}", f"  {EFFECT_WORDS[t.effect]}"]
-        for i in t.anchors:
-            a, r = v.anchors[i]
-            reason = f" {md_code(str(r.reason))}" if r.reason else ""
-            out.append(f"  - {md_code(anchor_line(a, r))} {r.status}{reason}")
-            if r.diff:
-                diff = md_fence(r.diff, "diff").replace("\n", "\n    ")
-                out += ["", "    <details><summary>what changed</summary>", "", f"    {diff}", "", "    </details>", ""]
     counts = found.counts()
-    out += ["", ", ".join(f"{n} {e}" for e, n in counts.items() if n) + "."]
-    if counts["stale"] or counts["deleted"]:
-        out.append(
+    tail = ["", ", ".join(f"{n} {e}" for e, n in counts.items() if n) + "."]
+    if counts["stale"] or counts["deleted"] or counts["reanchored"] or counts["already_stale"]:
+        tail.append(
             "For each stale or deleted memory: `tether reanchor ID` if it still holds, "
             "`tether supersede ID TEXT` if the belief changed, `tether retire ID --reason R` if it is gone."
         )
-    return "\n".join(out)
+    size = sum(len(x) + 1 for x in out + tail) + 80  # the room the "... and N more" line takes
+    for n, t in enumerate(touched):
+        block = _md_block(t)
+        cost = sum(len(x) + 1 for x in block)
+        if size + cost > limit:
+            out += ["", f"... and {len(touched) - n} more (run `tether affected` locally)"]
+            break
+        out += block
+        size += cost
+    return "\n".join(out + tail)
+
+
+def _md_block(t) -> list[str]:
+    v, m = t.verdict, t.verdict.memory
+    out = ["", f"- **{t.effect}** {md_code(m.short_id)} {md_text(m.summary)}", f"  {describe(t)}"]
+    for i, where in zip(t.anchors, t.at_base or (None,) * len(t.anchors)):
+        a, r = v.anchors[i]
+        reason = f" {md_code(str(r.reason))}" if r.reason else ""
+        at = f" (at the base: {md_code(where)})" if where and where not in (r.path, a.path) else ""
+        out.append(f"  - {md_code(anchor_line(a, r))} {r.status}{reason}{at}")
+        if r.diff:
+            diff = md_fence(r.diff, "diff").replace("\n", "\n    ")
+            out += ["", "    <details><summary>what changed</summary>", "", f"    {diff}", "", "    </details>", ""]
+    return out

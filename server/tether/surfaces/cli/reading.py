@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tether.errors import InvalidInput
+from tether.lifecycle.changes import repo_prefix
 from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
 from tether.store.links import superseded as superseded_ids
@@ -68,10 +69,15 @@ def check(args) -> Result:
     )
     if args.format != "text" and args.json:
         raise InvalidInput("check: --json and --format are two outputs: give one")
-    if args.format == "github":
-        return Result(env, ci.github(verdicts, bad, links, args.strict), code)
-    if args.format == "sarif":
-        return Result(env, to_json(ci.sarif(verdicts, bad, args.strict)).decode(), code)
+    if args.format in ("github", "sarif"):
+        prefix = repo_prefix(t.root) or ""  # CI names files from the repository's top, tether from the store's
+        if args.format == "sarif":
+            return Result(env, to_json(ci.sarif(verdicts, bad, args.strict, prefix)).decode(), code)
+        out = ci.github(verdicts, bad, links, args.strict, prefix)
+        if args.path and not verdicts:  # a typo'd path passes the gate: say that nothing was under it
+            under = ", ".join(args.path)
+            out = ci.command("notice", f"no memories under {under}") + "\n" + out
+        return Result(env, out, code)
     # the text only when it is printed: for 10,000 memories it costs more than the JSON
     return Result(env, "" if args.json else render.check_report(verdicts, bad, links, args.problems), code)
 

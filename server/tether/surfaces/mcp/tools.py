@@ -176,7 +176,8 @@ def affected(
 ) -> CallToolResult:
     """The memories a change touches, as they stand after it: call it before you commit (or open a
     pull request) to see which memories your edits made stale, deleted or moved. Each item is a
-    memory as `check` shows it, with `effect` (stale, deleted, followed, active) and `touched`."""
+    memory as `check` shows it, with `effect` (deleted, stale, reanchored, retired, already_stale,
+    followed, restored, new, active), `touched`, and `before` (its status at the base)."""
 
     def go(t) -> dict:
         found = t.affected(base)
