@@ -168,7 +168,13 @@ class Store:
             rel = f".tether/memories/{fmt.slug(m.summary)}--{m.short_id}.md"
             if (self.root / rel).exists():  # same slug, same 8 hex digits: the full id keeps both
                 rel = f".tether/memories/{fmt.slug(m.summary)}--{m.id}.md"
-        atomic_write(self.root / rel, fmt.dumps(m))
+        data = fmt.dumps(m)
+        try:  # what is written must read back: a file the reader would quarantine is never stored
+            fmt.loads(data, rel)
+        except StoreCorrupt as e:
+            fix = " (put them in a fenced code block: ``` lines before and after)" if e.details.get("reason") == "merge_conflict" else ""
+            raise InvalidInput(f"the memory would not read back, so it was not written: {e.message}{fix}") from None
+        atomic_write(self.root / rel, data)
         return m.evolve(filename=rel)
 
     def snapshot(self) -> dict[str, tuple[int, int, int]]:
