@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.errors import Conflict, InvalidInput, NotARepository, NotFound, StoreCorrupt
+from tether.errors import Conflict, InsideRepository, InvalidInput, NotARepository, NotFound, StoreCorrupt
+from tether.files.locate import enclosing_repository, not_a_repository_root
 from tether.files.read import Unreadable, read_regular_file
 from tether.files.write import TEMP_PREFIX, atomic_write
 from tether.store import memory as fmt
@@ -42,6 +43,9 @@ QUARANTINE_FIXES = {
 
 
 def not_a_repository(root: Path) -> str:
+    enclosing = enclosing_repository(root)
+    if enclosing:
+        return not_a_repository_root(root, *enclosing)
     return (
         f"{root} is neither a git repository nor a tether store (no .git/ or .tether/): "
         "run tether in a repository, or `tether init` to keep memories here without git"
@@ -92,6 +96,10 @@ class Store:
         """The store directory, made if missing; outside a repository only when asked (`init`)."""
         if not init:
             self.writable()
+        elif (enclosing := enclosing_repository(self.root)) is not None:
+            raise InsideRepository(
+                not_a_repository_root(self.root, *enclosing) + "; no store was made", repository=enclosing[0]
+            )
         link = self.linked()
         if link:
             raise StoreCorrupt(

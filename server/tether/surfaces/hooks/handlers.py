@@ -167,6 +167,12 @@ def session_start(inp: HookInput, root: Path) -> str:
 
 def status_line(root: Path) -> str:
     """One line: how many memories, how many stale, and the tool names (plugin tools are deferred)."""
+    if not has_store(root) and not os.path.exists(os.path.join(root, ".git")):
+        return (
+            f"tether: {root} is not a git repository, so tether keeps no memories here "
+            f"({REMEMBER_TOOL} refuses with not_a_repository). Memories live in a git repository; "
+            "to keep them in this directory without git, run `tether init` here."
+        )
     if not has_store(root):
         return (
             f"tether: no memories stored for this repository yet. Store decisions, gotchas and failed "
