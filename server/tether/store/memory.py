@@ -15,6 +15,7 @@ from tether.files.private import private_path
 from tether.files.read import Unreadable, read_regular_file
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
 from tether.store.links import CLOCK_SKEW_S
+from tether.store.sentences import first_sentence
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
 if TYPE_CHECKING:
@@ -348,11 +349,9 @@ def slug(text: str, limit: int = 48) -> str:
 
 
 def summarize(body: str, limit: int = 120) -> str:
-    """A one-line summary from the body: its first sentence or line, cut at a word boundary."""
-    first = body.strip().split("\n", 1)[0].strip().lstrip("#").strip()
-    m = re.match(r"(.+?[.!?])(\s|$)", first)
-    if m:
-        first = m.group(1)
+    """A one-line summary from the body: its first sentence or line (`store/sentences.py` says
+    where a sentence ends: not at `e.g.`), cut at a word boundary."""
+    first = first_sentence(body.strip().split("\n", 1)[0].strip().lstrip("#").strip())
     if len(first) <= limit:
         return first
     cut = first[: limit - 1].rsplit(" ", 1)[0]

@@ -12,6 +12,7 @@ import re
 from tether.anchor.locator import locator
 from tether.lifecycle.status import Status
 from tether.recall.text import token_count
+from tether.store.sentences import cut
 from tether.surfaces.hooks.budget import sweep_deadline
 from tether.surfaces.hooks.payload import EDIT_TOOLS, HookInput, session_key
 
@@ -311,20 +312,12 @@ def injection(v) -> str:
 def pushed_text(summary: str, body: str) -> str:
     """What the model reads of a memory, whole: the body alone when the summary is its opening (a
     summary cut at its limit, then the body's rest, read as one sentence broken twice), else the
-    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits."""
+    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits
+    (`store/sentences.py`: an `e.g.` ends none), never inside a code block it does not close."""
     body = body.strip()
     lead = summary.rstrip(".…").strip()
     text = body if body.lstrip("#").strip().startswith(lead) else f"{summary}\n{body}"
-    if len(text) <= MAX_BODY_CHARS:
-        return text
-    head = text[:MAX_BODY_CHARS]
-    ends = [m.end() for m in _SENTENCE_END.finditer(head)]
-    if ends and ends[-1] >= MAX_BODY_CHARS // 3:
-        return head[: ends[-1]].rstrip() + " […]"
-    return head.rsplit(" ", 1)[0] + " […]"  # one sentence longer than the budget: a word boundary
-
-
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+    return cut(text, MAX_BODY_CHARS)
 
 
 # A tag-like mention of the fence, in any case or spacing, full-width or small brackets included:
