@@ -45,7 +45,8 @@ def post_tool_use(inp: HookInput, root: Path) -> str:
     from tether.surfaces.hooks import session
 
     for rel in _relative(root, inp.file_paths, inp.cwd):
-        session.log_edit(root, inp.session_id, rel, inp.tool_name, inp.tool_use_id, inp.prompt_id)
+        strings = inp.edit_strings if len(inp.file_paths) == 1 else None
+        session.log_edit(root, inp.session_id, rel, inp.tool_name, inp.tool_use_id, inp.prompt_id, strings)
     return ""
 
 
@@ -72,9 +73,9 @@ def stop(inp: HookInput, root: Path) -> str:
     from tether.usage import events, ledger
 
     turn = transcript.last_turn(inp.transcript_path)
-    edited = session.take_edits(root, inp.session_id)
+    logged = session.take_edits(root, inp.session_id)
     from_transcript = [p for u in turn.tool_uses if u.name in EDIT_TOOLS for p in _input_paths(u.input)]
-    edited = list(dict.fromkeys(edited + _relative(root, from_transcript, inp.cwd)))
+    edited = list(dict.fromkeys([e["path"] for e in logged] + _relative(root, from_transcript, inp.cwd)))
     texts = list(turn.texts) + ([inp.last_assistant_message] if inp.last_assistant_message else [])
     used = [i for u in turn.tool_uses for i in _used_ids(u.input)]
     idx = PushIndex(root)
@@ -89,7 +90,7 @@ def stop(inp: HookInput, root: Path) -> str:
             shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
             on_edited = [i for i in on_edited if i in shown]
         if on_edited:  # and only where the edited lines meet its anchors, when the transcript says which
-            on_edited = _touched(idx, on_edited, edited, turn, root, inp.cwd)
+            on_edited = _touched(idx, on_edited, edited, turn, logged, root, inp.cwd)
         ids = on_edited + cited(idx.by_prefix(), texts, used)
     finally:
         idx.close()
@@ -102,10 +103,14 @@ def stop(inp: HookInput, root: Path) -> str:
     return ""
 
 
-def _touched(idx, ids: list[str], edited: list[str], turn, root: Path, cwd: str | None) -> list[str]:
+def _touched(idx, ids: list[str], edited: list[str], turn, logged: list[dict], root: Path, cwd: str | None) -> list[str]:
     from tether.surfaces.hooks import edits
 
-    ranges = edits.edited_ranges(turn.tool_uses, lambda p: next(iter(_relative(root, [p], cwd)), None))
+    def rel_of(p: str) -> str | None:
+        return next(iter(_relative(root, [p], cwd)), None)
+
+    told = {rel_of(p) for u in turn.tool_uses if u.name in EDIT_TOOLS for p in _input_paths(u.input)}
+    ranges = edits.edited_ranges(list(turn.tool_uses) + edits.logged_uses(logged, str(root), told), rel_of)
     parsed: dict = {}
     out = []
     for i in ids:
