@@ -235,15 +235,39 @@ class Store:
     def get(self, ref: str, memories: list[Memory] | None = None) -> Memory:
         """A memory by full id or unique id prefix (at least 4 characters)."""
         ref = (ref or "").strip().lower()
+        if not ref:
+            raise InvalidInput("a memory id is required: the full id, or a prefix of at least 4 characters")
         if len(ref) < 4:
-            raise InvalidInput("a memory id (or a prefix of at least 4 characters) is required")
+            raise InvalidInput(f"memory id {ref!r} is too short: give at least 4 characters of the id")
         pool = memories if memories is not None else self.load()[0]
         hits = [m for m in pool if m.id.lower() == ref] or [m for m in pool if m.id.lower().startswith(ref)]
         if not hits:
+            for q in self.load()[1]:
+                if any(i.lower().startswith(ref) for i in self._quarantined_ids(q)):
+                    raise NotFound(
+                        f"memory {ref!r} is quarantined ({q.reason}): {q.filename}: {q.error}; fix: {q.fix}",
+                        quarantined=q.filename,
+                        reason=q.reason,
+                    )
             raise NotFound(f"no memory with id {ref!r}")
         if len(hits) > 1:
             raise InvalidInput(f"id prefix {ref!r} is ambiguous", candidates=[m.id for m in hits])
         return hits[0]
+
+
+    def _quarantined_ids(self, q: Quarantined) -> list[str]:
+        """The ids a quarantined file names: in its name (`slug--1a2b3c4d.md`) and, for a regular
+        file within the size cap, in its text (`"id": "..."`, both sides of a conflict)."""
+        ids = _NAMED_ID.findall(q.filename)
+        try:
+            data = read_regular_file(self.root / q.filename, fmt.MAX_FILE_BYTES)[1]
+        except (OSError, Unreadable):
+            return ids
+        return ids + _ID_FIELD.findall(data.decode("utf-8", "replace"))
+
+
+_NAMED_ID = re.compile(r"--([0-9a-fA-F-]{8,64})\.md$")
+_ID_FIELD = re.compile(r'"id"\s*:\s*"([0-9a-fA-F-]{8,64})"')
 
 
 def _lock_dir(path: Path) -> int | None:

@@ -151,3 +151,20 @@ def test_markers_in_the_front_matter_or_body_prose_of_a_file_are_still_a_conflic
             assert e.details["reason"] == "merge_conflict"
         else:
             raise AssertionError("a conflict went unnoticed")
+
+
+def test_a_quarantined_memorys_id_says_it_is_quarantined_and_why(repo):
+    repo.write("billing.py", CODE)
+    repo.commit("code")
+    mid = repo.remember("Card fees are 2.9% plus 30 cents.", "billing.py::fee")
+    ((name, data),) = repo.memory_files().items()
+    repo.write(f".tether/memories/{name}", data.decode().replace('"kind": "fact"', '"kind": "rumour"'))
+    for args in (("show", mid[:6]), ("retire", mid, "--reason", "gone"), ("reanchor", mid)):
+        proc = repo.run(*args, "--json", check=False)
+        err = json.loads(proc.stdout)["error"]
+        assert proc.returncode == 2 and err["code"] == "not_found", err
+        assert "is quarantined (malformed)" in err["message"] and "unknown kind 'rumour'" in err["message"]
+        assert err["quarantined"] == f".tether/memories/{name}"
+    proc = repo.run("show", "f52", check=False)
+    assert "'f52' is too short: give at least 4 characters" in proc.stderr
+    assert "no memory with id 'beef'" in repo.run("show", "beef", check=False).stderr
