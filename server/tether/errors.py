@@ -85,6 +85,14 @@ class NotARepository(TetherError):
     code = "not_a_repository"
 
 
+class InsideRepository(TetherError):
+    """`tether init` in a directory that lies in a repository without being its root (a
+    subdirectory, its .git/ or .tether/, a bare repository): a second store there would hide the
+    repository's own."""
+
+    code = "inside_repository"
+
+
 class Conflict(TetherError):
     """A write lost a race or targets a closed memory."""
 

@@ -40,6 +40,48 @@ def find_root(explicit: str | os.PathLike | None = None, start: str | os.PathLik
         candidate = parent
 
 
+def enclosing_repository(root: str | os.PathLike) -> tuple[str, str] | None:
+    """The repository (or store) `root` lies in without being its root, and how: `inside` (a
+    subdirectory of a work tree, or of a directory `tether init` made a store), `git_dir` (in its
+    `.git/`), `store_dir` (in its `.tether/`), `bare` (in a bare repository, which has no work tree
+    to anchor). None for a root that is one, and for a directory in none."""
+    candidate = os.path.realpath(os.fspath(root))
+    first = True
+    while True:
+        name = os.path.basename(candidate)
+        if name == ".git":
+            return os.path.dirname(candidate), "git_dir"
+        if name == ".tether":
+            return os.path.dirname(candidate), "store_dir"
+        if _git_dir(candidate):
+            return candidate, "bare"
+        if any(os.path.exists(os.path.join(candidate, m)) for m in MARKERS):
+            return None if first else (candidate, "inside")
+        first = False
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return None
+        candidate = parent
+
+
+def _git_dir(path: str) -> bool:
+    """A git directory (a bare repository), as git itself recognizes one: HEAD, objects/, refs/."""
+    join = os.path.join
+    return os.path.isfile(join(path, "HEAD")) and os.path.isdir(join(path, "objects")) and os.path.isdir(join(path, "refs"))
+
+
+def not_a_repository_root(root: str | os.PathLike, repo: str, how: str) -> str:
+    """Why `root` is not where memories live, naming the repository it is in."""
+    where = {
+        "inside": f"is inside the repository {repo}, not its root",
+        "git_dir": f"is inside the .git/ directory of the repository {repo}",
+        "store_dir": f"is inside the .tether/ directory of {repo}",
+        "bare": f"is inside the bare git repository {repo}, which has no work tree to anchor memories to",
+    }[how]
+    fix = "clone it and run tether in the clone" if how == "bare" else f"run tether in {repo} (or drop --root)"
+    return f"{os.fspath(root)} {where}: its memories live at the repository's root; {fix}"
+
+
 def repo_key(root: str | os.PathLike) -> str:
     """A per-repository directory name: readable base name plus a hash of the real path."""
     try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook

@@ -85,9 +85,29 @@ def bind_all(index: CodeIndex, root: Path, specs: Iterable[str], cwd: str | None
     if len(specs) > MAX_ANCHORS or any(len(s) > MAX_SPEC_CHARS for s in specs):
         raise InvalidInput(f"at most {MAX_ANCHORS} anchors of at most {MAX_SPEC_CHARS} characters each")
     unique: dict[tuple, tuple[Anchor, str]] = {}
-    for a, text in (bind(index, root, parse_spec(s), cwd) for s in specs):
+    for a, text in (_bind_pasted(index, root, s, cwd) for s in specs):
         unique.setdefault((a.type, a.path, a.symbol, a.discriminator), (a, text))
     return list(unique.values())
+
+
+_LINE_SUFFIX = re.compile(r":[0-9]+$")
+
+
+def _bind_pasted(index: CodeIndex, root: Path, text: str, cwd: str | None) -> tuple[Anchor, str]:
+    """`bind`, also for a locator pasted as `ls`/`check`/`recall` print it, with its line
+    (`a.py::f:953`, `doc.rst#A/B:45`): the suffix is dropped only when the spec as typed names
+    nothing and the spec without it names something (a heading `Step:2` stays itself)."""
+    try:
+        return bind(index, root, parse_spec(text), cwd)
+    except AnchorUnresolved as e:
+        bare = _LINE_SUFFIX.sub("", text.strip())
+        if bare == text.strip():
+            raise
+        unresolved = e
+    try:
+        return bind(index, root, parse_spec(bare), cwd)
+    except AnchorUnresolved:
+        raise unresolved from None
 
 
 def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None) -> tuple[Anchor, str]:

@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tether.errors import Conflict, InvalidInput, NotARepository, NotFound, StoreCorrupt
+from tether.errors import Conflict, InsideRepository, InvalidInput, NotARepository, NotFound, StoreCorrupt
+from tether.files.locate import enclosing_repository, not_a_repository_root
 from tether.files.read import Unreadable, read_regular_file
 from tether.files.write import TEMP_PREFIX, atomic_write
 from tether.store import memory as fmt
@@ -48,6 +49,9 @@ QUARANTINE_FIXES = {
 
 
 def not_a_repository(root: Path) -> str:
+    enclosing = enclosing_repository(root)
+    if enclosing:
+        return not_a_repository_root(root, *enclosing)
     return (
         f"{root} is neither a git repository nor a tether store (no .git/ or .tether/): "
         "run tether in a repository, or `tether init` to keep memories here without git"
@@ -100,6 +104,10 @@ class Store:
         """The store directory, made if missing; outside a repository only when asked (`init`)."""
         if not init:
             self.writable()
+        elif (enclosing := enclosing_repository(self.root)) is not None:
+            raise InsideRepository(
+                not_a_repository_root(self.root, *enclosing) + "; no store was made", repository=enclosing[0]
+            )
         link = self.linked()
         if link:
             raise StoreCorrupt(
@@ -206,7 +214,13 @@ class Store:
             rel = f".tether/memories/{fmt.slug(m.summary)}--{m.short_id}.md"
             if (self.root / rel).exists():  # same slug, same 8 hex digits: the full id keeps both
                 rel = f".tether/memories/{fmt.slug(m.summary)}--{m.id}.md"
-        atomic_write(self.root / rel, fmt.dumps(m))
+        data = fmt.dumps(m)
+        try:  # what is written must read back: a file the reader would quarantine is never stored
+            fmt.loads(data, rel)
+        except StoreCorrupt as e:
+            fix = " (put them in a fenced code block: ``` lines before and after)" if e.details.get("reason") == "merge_conflict" else ""
+            raise InvalidInput(f"the memory would not read back, so it was not written: {e.message}{fix}") from None
+        atomic_write(self.root / rel, data)
         return m.evolve(filename=rel)
 
     def snapshot(self) -> dict[str, tuple[int, int, int]]:
@@ -259,15 +273,39 @@ class Store:
     def get(self, ref: str, memories: list[Memory] | None = None) -> Memory:
         """A memory by full id or unique id prefix (at least 4 characters)."""
         ref = (ref or "").strip().lower()
+        if not ref:
+            raise InvalidInput("a memory id is required: the full id, or a prefix of at least 4 characters")
         if len(ref) < 4:
-            raise InvalidInput("a memory id (or a prefix of at least 4 characters) is required")
+            raise InvalidInput(f"memory id {ref!r} is too short: give at least 4 characters of the id")
         pool = memories if memories is not None else self.load()[0]
         hits = [m for m in pool if m.id.lower() == ref] or [m for m in pool if m.id.lower().startswith(ref)]
         if not hits:
+            for q in self.load()[1]:
+                if any(i.lower().startswith(ref) for i in self._quarantined_ids(q)):
+                    raise NotFound(
+                        f"memory {ref!r} is quarantined ({q.reason}): {q.filename}: {q.error}; fix: {q.fix}",
+                        quarantined=q.filename,
+                        reason=q.reason,
+                    )
             raise NotFound(f"no memory with id {ref!r}")
         if len(hits) > 1:
             raise InvalidInput(f"id prefix {ref!r} is ambiguous", candidates=[m.id for m in hits])
         return hits[0]
+
+
+    def _quarantined_ids(self, q: Quarantined) -> list[str]:
+        """The ids a quarantined file names: in its name (`slug--1a2b3c4d.md`) and, for a regular
+        file within the size cap, in its text (`"id": "..."`, both sides of a conflict)."""
+        ids = _NAMED_ID.findall(q.filename)
+        try:
+            data = read_regular_file(self.root / q.filename, fmt.MAX_FILE_BYTES)[1]
+        except (OSError, Unreadable):
+            return ids
+        return ids + _ID_FIELD.findall(data.decode("utf-8", "replace"))
+
+
+_NAMED_ID = re.compile(r"--([0-9a-fA-F-]{8,64})\.md$")
+_ID_FIELD = re.compile(r'"id"\s*:\s*"([0-9a-fA-F-]{8,64})"')
 
 
 def _lock_dir(path: Path) -> int | None:

@@ -15,6 +15,7 @@ from tether.files.private import private_path
 from tether.files.read import Unreadable, read_regular_file
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
 from tether.store.links import CLOCK_SKEW_S
+from tether.store.sentences import first_sentence
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
 if TYPE_CHECKING:
@@ -161,6 +162,37 @@ def read_file(path: str) -> tuple[os.stat_result, bytes]:
 # both sides of a conflict block git left in the file (a body may well hold a `=======` line)
 _CONFLICT_START = re.compile(r"^<{7}(?:[ \t]|$)", re.MULTILINE)
 _CONFLICT_END = re.compile(r"^>{7}(?:[ \t]|$)", re.MULTILINE)
+_CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def _conflicted(text: str) -> bool:
+    """True when git left a conflict block in the file: a `<<<<<<<` line outside the body's fenced
+    code, and a `>>>>>>>` line after it. Markers quoted in a fenced block of the body (a memory
+    about resolving merges) are its text; in the front matter, or in the body's prose, they are a
+    merge that was never resolved. Indented code never matches: git writes its markers at the
+    start of the line."""
+    if not (_CONFLICT_START.search(text) and _CONFLICT_END.search(text)):
+        return False
+    head_end = text.find("\n" + FENCE + "\n", len(FENCE)) if text.startswith(FENCE + "\n") else 0
+    offset, fence, seen_start = 0, None, False
+    for line in text.split("\n"):
+        in_body = head_end >= 0 and offset > head_end
+        offset += len(line) + 1
+        m = _CODE_FENCE.match(line) if in_body else None
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = None
+            elif _CONFLICT_END.match(line) and seen_start:
+                return True  # a conflict opened in prose and closed inside a fence one side added
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if _CONFLICT_START.match(line):
+            seen_start = True
+        elif _CONFLICT_END.match(line) and seen_start:
+            return True
+    return False
 
 
 def loads(data: bytes, filename: str | None = None) -> Memory:
@@ -170,7 +202,7 @@ def loads(data: bytes, filename: str | None = None) -> Memory:
     except UnicodeDecodeError as e:
         raise StoreCorrupt(f"not UTF-8 at byte {e.start}") from None
     text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    if _CONFLICT_START.search(text) and _CONFLICT_END.search(text):
+    if _conflicted(text):
         raise StoreCorrupt("git merge-conflict markers (<<<<<<< ... >>>>>>>)", reason="merge_conflict")
     if not text.startswith(FENCE + "\n"):
         raise StoreCorrupt("missing front matter: the file must start with a '---' line")
@@ -322,11 +354,9 @@ def slug(text: str, limit: int = 48) -> str:
 
 
 def summarize(body: str, limit: int = 120) -> str:
-    """A one-line summary from the body: its first sentence or line, cut at a word boundary."""
-    first = body.strip().split("\n", 1)[0].strip().lstrip("#").strip()
-    m = re.match(r"(.+?[.!?])(\s|$)", first)
-    if m:
-        first = m.group(1)
+    """A one-line summary from the body: its first sentence or line (`store/sentences.py` says
+    where a sentence ends: not at `e.g.`), cut at a word boundary."""
+    first = first_sentence(body.strip().split("\n", 1)[0].strip().lstrip("#").strip())
     if len(first) <= limit:
         return first
     cut = first[: limit - 1].rsplit(" ", 1)[0]

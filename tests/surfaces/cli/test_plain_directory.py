@@ -60,3 +60,46 @@ def test_a_git_repository_needs_no_init(repo):
     repo.write("tool.py", "def run(x):\n    return x * 41 + len(str(x))\n")
     proc = repo.run("remember", "run scales x by forty-one", "--anchor", "tool.py::run")
     assert proc.stderr == "" and len(repo.memory_files()) == 1
+
+
+def test_init_refuses_in_a_directory_a_repository_holds_and_names_it(repo, tmp_path):
+    repo.write("src/pkg/tool.py", "def run(x):\n    return x * 41 + len(str(x))\n")
+    repo.commit("code")
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    (bare / "hooks").mkdir(exist_ok=True)
+    places = [repo.path / "src", repo.path / "src" / "pkg", repo.path / ".git", repo.path / ".git" / "refs"]
+    repo.remember("run scales x by forty-one", "src/pkg/tool.py::run")
+    places += [repo.path / ".tether", bare, bare / "hooks"]
+    for d in places:
+        proc = tether(d, "--root", str(d), "init", "--json")
+        err = orjson.loads(proc.stdout)["error"]
+        assert proc.returncode == 2 and err["code"] == "inside_repository", (d, err)
+        named = bare if d in (bare, bare / "hooks") else repo.path
+        assert err["repository"] == str(named.resolve()) and str(named.resolve()) in err["message"]
+    assert not (repo.path / "src" / ".tether").exists() and not (repo.path / ".git" / ".tether").exists()
+    assert not (bare / ".tether").exists() and not (repo.path / ".tether" / ".tether").exists()
+    proc = tether(repo.path, "init", "--json")  # the repository's own root is where a store belongs
+    assert proc.returncode == 0 and orjson.loads(proc.stdout)["data"]["created"] is False
+
+
+def test_a_read_rooted_in_a_subdirectory_names_the_enclosing_repository(repo):
+    repo.write("src/tool.py", "def run(x):\n    return x * 41 + len(str(x))\n")
+    repo.remember("run scales x by forty-one", "src/tool.py::run")
+    proc = tether(repo.path, "--root", str(repo.path / "src"), "ls")
+    assert proc.stderr.startswith(WARNING) and "neither a git repository" not in proc.stderr
+    assert f"is inside the repository {repo.path.resolve()}, not its root" in proc.stderr
+    proc = tether(repo.path, "--root", str(repo.path / "src"), "remember", "x", "--anchor", "tool.py::run")
+    assert proc.returncode == 2 and "error[not_a_repository]" in proc.stderr and str(repo.path.resolve()) in proc.stderr
+
+
+def test_session_start_outside_a_repository_says_so_and_not_to_remember(tmp_path):
+    from hooktools import context_of, hook_env, payload, run_hook
+
+    d = plain(tmp_path)
+    data = payload("session_start_startup.json", session="s-1", repo=str(d), transcript="")
+    line = context_of(run_hook("SessionStart", data, hook_env(tmp_path, d), matcher_subject="startup"))
+    assert "is not a git repository" in line and "tether init" in line and "Store decisions" not in line
+    tether(d, "init")
+    line = context_of(run_hook("SessionStart", data, hook_env(tmp_path, d), matcher_subject="startup"))
+    assert "is not a git repository" not in line

@@ -88,3 +88,83 @@ def test_status_from_a_shell_does_not_report_the_plugin_venv_as_a_problem(repo, 
     assert "not known from a shell" in line and "not ready" not in line
     inside = repo.run("status", env={"CLAUDE_PLUGIN_DATA": str(tmp_path / "plugin-data")}).stdout
     assert "plugin venv:   not ready (no venv recorded in" in inside  # inside Claude Code it is one
+
+
+QUOTED_MERGE = """When a rebase stops on billing.py, keep ours for fee():
+
+```
+<<<<<<< HEAD
+    return round(amount * 0.029 + 0.30, 2)
+=======
+    return round(amount * 0.031 + 0.30, 2)
+>>>>>>> feature
+```
+
+Indented, the same:
+
+    <<<<<<< HEAD
+    ours
+    =======
+    theirs
+    >>>>>>> feature
+"""
+
+
+def test_conflict_markers_quoted_in_a_fenced_block_of_the_body_are_its_text(repo):
+    repo.write("billing.py", CODE)
+    repo.commit("code")
+    mid = repo.remember(QUOTED_MERGE, "billing.py::fee", kind="gotcha")
+    env = repo.json("check")
+    assert env["meta"].get("quarantined", []) == [] and [m["id"] for m in env["data"]] == [mid]
+    assert "<<<<<<< HEAD" in repo.json("show", mid)["data"]["body"]
+
+
+def test_a_body_the_reader_would_quarantine_is_refused_at_write_time(repo):
+    repo.write("billing.py", CODE)
+    repo.commit("code")
+    prose = "Fees changed twice:\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n"
+    proc = repo.run("remember", prose, "--anchor", "billing.py::fee", "--json", check=False)
+    err = json.loads(proc.stdout or proc.stderr)
+    assert proc.returncode != 0 and err["error"]["code"] == "invalid_input"
+    assert "would not read back" in err["error"]["message"] and "fenced code block" in err["error"]["message"]
+    assert repo.memory_files() == {}
+
+
+def test_markers_in_the_front_matter_or_body_prose_of_a_file_are_still_a_conflict(repo):
+    from tether.errors import StoreCorrupt
+    from tether.store.memory import loads
+
+    repo.write("billing.py", CODE)
+    repo.commit("code")
+    mid = repo.remember(QUOTED_MERGE, "billing.py::fee", kind="gotcha")
+    (name, data) = next(iter(repo.memory_files().items()))
+    text = data.decode()
+    assert loads(data).id == mid
+    head, body = text.split("\n---\n", 1)
+    line = next(ln for ln in head.splitlines() if '"verified_at"' in ln)
+    torn = head.replace(line, f"<<<<<<< HEAD\n{line}\n=======\n{line}\n>>>>>>> feature") + "\n---\n" + body
+    prose = text + "\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n"
+    for bad in (torn, prose):
+        try:
+            loads(bad.encode())
+        except StoreCorrupt as e:
+            assert e.details["reason"] == "merge_conflict"
+        else:
+            raise AssertionError("a conflict went unnoticed")
+
+
+def test_a_quarantined_memorys_id_says_it_is_quarantined_and_why(repo):
+    repo.write("billing.py", CODE)
+    repo.commit("code")
+    mid = repo.remember("Card fees are 2.9% plus 30 cents.", "billing.py::fee")
+    ((name, data),) = repo.memory_files().items()
+    repo.write(f".tether/memories/{name}", data.decode().replace('"kind": "fact"', '"kind": "rumour"'))
+    for args in (("show", mid[:6]), ("retire", mid, "--reason", "gone"), ("reanchor", mid)):
+        proc = repo.run(*args, "--json", check=False)
+        err = json.loads(proc.stdout)["error"]
+        assert proc.returncode == 2 and err["code"] == "not_found", err
+        assert "is quarantined (malformed)" in err["message"] and "unknown kind 'rumour'" in err["message"]
+        assert err["quarantined"] == f".tether/memories/{name}"
+    proc = repo.run("show", "f52", check=False)
+    assert "'f52' is too short: give at least 4 characters" in proc.stderr
+    assert "no memory with id 'beef'" in repo.run("show", "beef", check=False).stderr

@@ -397,3 +397,56 @@ def test_tether_hook_takes_the_event_as_the_hook_scripts_spell_it_and_fails_open
         )
         assert proc.returncode == code and proc.stdout == b""
         assert (b"unknown event" in proc.stderr) == (event == "no_such_event")
+
+
+INVOICES = """def invoice_total(lines):
+    total = sum(line.amount for line in lines)
+    return round(total, 2)
+
+
+def refund_window(order):
+    days = 30 if order.region == "eu" else 14
+    total = order.amount * 0 + days
+    return round(total, 2)
+"""
+
+
+def _invoices(repo):
+    repo.write("src/invoices.py", INVOICES)
+    repo.commit()
+    total = repo.remember("Invoice totals are rounded once, at the end.", "src/invoices.py::invoice_total")
+    window = repo.remember("EU refund windows are 30 days by law.", "src/invoices.py::refund_window")
+    recalled(repo, total, window)
+    return total, window
+
+
+def _logged_edit(repo, env, rel: str, old: str, new: str, replace_all: bool = False, tool_use_id: str = "toolu_x"):
+    """PostToolUse for an Edit, as Claude Code sends it (only the log knows of it: no transcript)."""
+    data = json.loads((FIXTURES / "post_tool_use_edit.json").read_text())
+    path = str(repo.path / rel)
+    data.update(session_id=SESSION, transcript_path="", cwd=str(repo.path), tool_use_id=tool_use_id)
+    data["tool_input"] = {"file_path": path, "old_string": old, "new_string": new, "replace_all": replace_all}
+    data["tool_response"]["filePath"] = path
+    return run_hook("PostToolUse", json.dumps(data).encode(), env, matcher_subject="Edit")
+
+
+def test_stop_without_a_transcript_credits_only_the_symbol_the_logged_edit_met(repo, env, tether_home):
+    total, window = _invoices(repo)
+    old, new = '"eu" else 14', '"eu" else 21'
+    repo.replace("src/invoices.py", old, new)
+    assert _logged_edit(repo, env, "src/invoices.py", old, new).returncode == 0
+    assert stop(repo, env).returncode == 0
+    assert [e["ids"] for e in credits(tether_home)] == [[window]]
+
+
+def test_stop_credits_no_memory_for_an_edit_whose_text_the_file_holds_twice(repo, env, tether_home, tmp_path):
+    total, window = _invoices(repo)
+    old, new = "return round(total, 2)", "return round(total, 2)  # cents"
+    text = INVOICES.replace(old, new, 1).replace("return round(total, 2)\n", new + "\n")  # both now hold it
+    repo.write("src/invoices.py", text)
+    use = {"file_path": str(repo.path / "src/invoices.py"), "old_string": old, "new_string": new}
+    assert stop(repo, env, transcript=_turn(repo, tmp_path, ("Edit", use))).returncode == 0
+    assert credits(tether_home) == []  # one of the two was edited: which, the file cannot say
+    assert _logged_edit(repo, env, "src/invoices.py", old, new, replace_all=True).returncode == 0
+    assert stop(repo, env).returncode == 0  # a replace_all edited every place it is
+    assert [sorted(e["ids"]) for e in credits(tether_home)] == [sorted([total, window])]

@@ -251,3 +251,21 @@ def test_a_body_past_the_budget_is_cut_once_after_a_sentence(repo, tmp_path):
     text = pushed_memory(repo, tmp_path, LONG_FIRST + " " + rest)
     assert text.startswith(LONG_FIRST + " Rotation step 0") and text.count("…") == 1
     assert text.endswith("expire. […]") and len(text) <= 610
+
+
+def test_abbreviations_and_ellipses_end_no_sentence_of_a_pushed_body(repo, tmp_path):
+    first = (
+        "Rotate signing keys by appending, e.g. with the admin task, i.e. never replace them in place, "
+        "since old tokens (issued vs. verified...) still name the old key id in config.py. "
+    )
+    rest = " ".join(f"Step {i} appends key v{i}. then waits for tokens to expire." for i in range(14))
+    text = pushed_memory(repo, tmp_path, first + rest)
+    assert text.startswith(first.strip()) and text.endswith("to expire. […]") and len(text) <= 610
+    assert "e.g. […]" not in text and "v3. […]" not in text
+
+
+def test_a_cut_inside_a_fenced_block_closes_the_fence(repo, tmp_path):
+    code = "\n".join(f"    signer.append(key_{i})  # keep the old one for tokens already issued" for i in range(14))
+    body = f"Append keys, never replace them:\n\n```python\n{code}\n```\n\nOld tokens keep working."
+    text = pushed_memory(repo, tmp_path, body)
+    assert text.count("```") % 2 == 0 and len(text) <= 700

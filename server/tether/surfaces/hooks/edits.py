@@ -2,10 +2,11 @@
 
 An edit of `MethodView.__init_subclass__` is no use of the `View.as_view` memory in the same file:
 a memory is credited for an edit only where the edited lines meet one of its anchors. The lines
-come from the transcript's Edit and MultiEdit calls: each `new_string` is looked up in the file as
-it is after the turn. Where that cannot be told (a Write, a deletion, a string the file no longer
-holds, a file too large or unreadable, an edit only the PostToolUse log knows of), the whole file
-counts, as before. Everything read here is untrusted: bounded, and never an error.
+come from the turn's Edit and MultiEdit calls, as the transcript holds them or else as the
+PostToolUse log does: each `new_string` is looked up in the file as it is after the turn. A string
+the file holds at several places (not a `replace_all`) places its edit nowhere: no memory is
+credited for it rather than every one it might be. Where nothing can be told (a Write, a deletion,
+a string the file no longer holds, a file too large or unreadable), the whole file counts. Everything read here is untrusted: bounded, and never an error.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ Ranges = list  # [(first line, last line)], 1-based, inclusive
 def edited_ranges(uses, rel_of) -> dict:
     """Repo-relative path -> the line ranges the turn's edits left there, or None (the whole file).
     `uses`: the turn's tool uses; `rel_of(path)`: the repo-relative path, or None outside the root."""
-    found: dict[str, tuple[str, list[str] | None]] = {}
+    found: dict[str, tuple[str, list[tuple[str, bool]] | None]] = {}
     for u in uses:
         raw = u.input.get("file_path")
         if u.name not in ("Edit", "MultiEdit", "Write") or not isinstance(raw, str) or not raw:
@@ -39,8 +40,40 @@ def edited_ranges(uses, rel_of) -> dict:
     return {rel: _lines(path, strings) for rel, (path, strings) in found.items()}
 
 
-def _new_strings(u) -> list[str] | None:
-    """The text each edit left, or None when an edit's place cannot be found by it."""
+class LoggedUse:
+    """An edit the PostToolUse log knows of, shaped as the transcript's tool use."""
+
+    __slots__ = ("id", "name", "input")
+
+    def __init__(self, id: str, name: str, input: dict) -> None:
+        self.id, self.name, self.input = id, name, input
+
+
+def logged_uses(entries: list[dict], root: str, known: set) -> list[LoggedUse]:
+    """The logged edits of files the transcript holds no edit of (no transcript, or one that does
+    not say), each with the strings it left: placed by the same line logic as the transcript's.
+    `known`: the repo-relative paths the transcript's edits name."""
+    out = []
+    for e in entries:
+        if e["path"] in known:
+            continue
+        path = os.path.join(root, e["path"])
+        strings = e.get("strings")
+        pairs = [x for x in strings if _pair(x)] if isinstance(strings, list) else []
+        if not pairs or len(pairs) != len(strings or ()):
+            out.append(LoggedUse(str(e.get("tool_use_id")), "Write", {"file_path": path}))
+            continue
+        edits = [{"new_string": s, "replace_all": ra} for s, ra in pairs]
+        out.append(LoggedUse(str(e.get("tool_use_id")), "MultiEdit", {"file_path": path, "edits": edits}))
+    return out
+
+
+def _pair(x) -> bool:
+    return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], bool)
+
+
+def _new_strings(u) -> list[tuple[str, bool]] | None:
+    """(the text, replace_all) each edit left, or None when an edit's place cannot be found by it."""
     if u.name == "Edit":
         edits = [u.input]
     elif u.name == "MultiEdit" and isinstance(u.input.get("edits"), list):
@@ -52,7 +85,7 @@ def _new_strings(u) -> list[str] | None:
         new = e.get("new_string") if isinstance(e, dict) else None
         if not isinstance(new, str) or not new.strip():
             return None  # a deletion leaves nothing to find
-        out.append(new)
+        out.append((new, e.get("replace_all") is True))
     return out
 
 
@@ -63,17 +96,21 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _lines(path: str, strings: list[str] | None) -> Ranges | None:
+def _lines(path: str, strings: list[tuple[str, bool]] | None) -> Ranges | None:
     if strings is None or len(strings) > MAX_STRINGS:
         return None
     text = _read(path)
     if text is None:
         return None
     out = []
-    for s in strings:
+    for s, every in strings:
         at, hits = text.find(s), 0
         if at == -1:
             return None  # edited again since, or never as written: the whole file
+        if not every and text.find(s, at + 1) != -1:
+            # one place was edited, and the file holds the text at several: which one cannot be
+            # told from the file, so none is credited (a wrong credit inflates `stats`)
+            continue
         while at != -1 and hits < MAX_HITS:
             first = text.count("\n", 0, at) + 1
             out.append((first, first + s.rstrip("\n").count("\n")))

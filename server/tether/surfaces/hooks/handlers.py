@@ -12,6 +12,7 @@ import re
 from tether.anchor.locator import locator
 from tether.lifecycle.status import Status
 from tether.recall.text import token_count
+from tether.store.sentences import cut
 from tether.surfaces.hooks.budget import sweep_deadline
 from tether.surfaces.hooks.payload import EDIT_TOOLS, HookInput, session_key
 
@@ -44,7 +45,8 @@ def post_tool_use(inp: HookInput, root: Path) -> str:
     from tether.surfaces.hooks import session
 
     for rel in _relative(root, inp.file_paths, inp.cwd):
-        session.log_edit(root, inp.session_id, rel, inp.tool_name, inp.tool_use_id, inp.prompt_id)
+        strings = inp.edit_strings if len(inp.file_paths) == 1 else None
+        session.log_edit(root, inp.session_id, rel, inp.tool_name, inp.tool_use_id, inp.prompt_id, strings)
     return ""
 
 
@@ -71,9 +73,9 @@ def stop(inp: HookInput, root: Path) -> str:
     from tether.usage import events, ledger
 
     turn = transcript.last_turn(inp.transcript_path)
-    edited = session.take_edits(root, inp.session_id)
+    logged = session.take_edits(root, inp.session_id)
     from_transcript = [p for u in turn.tool_uses if u.name in EDIT_TOOLS for p in _input_paths(u.input)]
-    edited = list(dict.fromkeys(edited + _relative(root, from_transcript, inp.cwd)))
+    edited = list(dict.fromkeys([e["path"] for e in logged] + _relative(root, from_transcript, inp.cwd)))
     texts = list(turn.texts) + ([inp.last_assistant_message] if inp.last_assistant_message else [])
     used = [i for u in turn.tool_uses for i in _used_ids(u.input)]
     idx = PushIndex(root)
@@ -88,7 +90,7 @@ def stop(inp: HookInput, root: Path) -> str:
             shown.update(i for u in turn.tool_uses if u.name == RECALL_TOOL for i in _recalled(u.result))
             on_edited = [i for i in on_edited if i in shown]
         if on_edited:  # and only where the edited lines meet its anchors, when the transcript says which
-            on_edited = _touched(idx, on_edited, edited, turn, root, inp.cwd)
+            on_edited = _touched(idx, on_edited, edited, turn, logged, root, inp.cwd)
         ids = on_edited + cited(idx.by_prefix(), texts, used)
     finally:
         idx.close()
@@ -101,10 +103,14 @@ def stop(inp: HookInput, root: Path) -> str:
     return ""
 
 
-def _touched(idx, ids: list[str], edited: list[str], turn, root: Path, cwd: str | None) -> list[str]:
+def _touched(idx, ids: list[str], edited: list[str], turn, logged: list[dict], root: Path, cwd: str | None) -> list[str]:
     from tether.surfaces.hooks import edits
 
-    ranges = edits.edited_ranges(turn.tool_uses, lambda p: next(iter(_relative(root, [p], cwd)), None))
+    def rel_of(p: str) -> str | None:
+        return next(iter(_relative(root, [p], cwd)), None)
+
+    told = {rel_of(p) for u in turn.tool_uses if u.name in EDIT_TOOLS for p in _input_paths(u.input)}
+    ranges = edits.edited_ranges(list(turn.tool_uses) + edits.logged_uses(logged, str(root), told), rel_of)
     parsed: dict = {}
     out = []
     for i in ids:
@@ -167,6 +173,12 @@ def session_start(inp: HookInput, root: Path) -> str:
 
 def status_line(root: Path) -> str:
     """One line: how many memories, how many stale, and the tool names (plugin tools are deferred)."""
+    if not has_store(root) and not os.path.exists(os.path.join(root, ".git")):
+        return (
+            f"tether: {root} is not a git repository, so tether keeps no memories here "
+            f"({REMEMBER_TOOL} refuses with not_a_repository). Memories live in a git repository; "
+            "to keep them in this directory without git, run `tether init` here."
+        )
     if not has_store(root):
         return (
             f"tether: no memories stored for this repository yet. Store decisions, gotchas and failed "
@@ -305,20 +317,12 @@ def injection(v) -> str:
 def pushed_text(summary: str, body: str) -> str:
     """What the model reads of a memory, whole: the body alone when the summary is its opening (a
     summary cut at its limit, then the body's rest, read as one sentence broken twice), else the
-    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits."""
+    summary then the body; past MAX_BODY_CHARS, cut once, after the last sentence that fits
+    (`store/sentences.py`: an `e.g.` ends none), never inside a code block it does not close."""
     body = body.strip()
     lead = summary.rstrip(".…").strip()
     text = body if body.lstrip("#").strip().startswith(lead) else f"{summary}\n{body}"
-    if len(text) <= MAX_BODY_CHARS:
-        return text
-    head = text[:MAX_BODY_CHARS]
-    ends = [m.end() for m in _SENTENCE_END.finditer(head)]
-    if ends and ends[-1] >= MAX_BODY_CHARS // 3:
-        return head[: ends[-1]].rstrip() + " […]"
-    return head.rsplit(" ", 1)[0] + " […]"  # one sentence longer than the budget: a word boundary
-
-
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+    return cut(text, MAX_BODY_CHARS)
 
 
 # A tag-like mention of the fence, in any case or spacing, full-width or small brackets included:

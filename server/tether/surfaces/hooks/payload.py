@@ -33,6 +33,7 @@ _FIELDS = (
     "file_paths",  # tuple[str, ...]: PostToolUse on an edit tool, the files it wrote
     "last_assistant_message",
     "stop_hook_active",  # bool
+    "edit_strings",  # tuple[(new_string, replace_all), ...] | None: an Edit's or MultiEdit's text, else None
 )
 
 
@@ -54,9 +55,10 @@ if TYPE_CHECKING:
         file_paths: tuple[str, ...] = ()
         last_assistant_message: str | None = None
         stop_hook_active: bool = False
+        edit_strings: tuple[tuple[str, bool], ...] | None = None
 
 else:
-    _HookInputBase = namedtuple("HookInput", _FIELDS, defaults=(None,) * 8 + ((), None, False))
+    _HookInputBase = namedtuple("HookInput", _FIELDS, defaults=(None,) * 8 + ((), None, False, None))
 
 
 class HookInput(_HookInputBase):
@@ -98,6 +100,7 @@ def parse(raw: bytes | str, event: str) -> HookInput:
         file_paths=_edited_paths(d) if tool in EDIT_TOOLS else (),
         last_assistant_message=_str(d, "last_assistant_message"),
         stop_hook_active=d.get("stop_hook_active") is True,
+        edit_strings=_edit_strings(d, tool),
     )
 
 
@@ -115,6 +118,28 @@ def session_key(session_id: str | None) -> str:
 def _str(d: dict, key: str) -> str | None:
     v = d.get(key)
     return v if isinstance(v, str) and v else None
+
+
+MAX_EDIT_STRINGS = 64  # an edit's strings kept for Stop to place; past that, the whole file counts
+MAX_EDIT_STRING_CHARS = 16_000
+
+
+def _edit_strings(d: dict, tool: str | None) -> tuple[tuple[str, bool], ...] | None:
+    """What an Edit or MultiEdit left in the file (`new_string`, `replace_all`), for Stop to find
+    the lines it touched; None for a Write, a deletion, anything odd or too large: the whole file."""
+    tin = d.get("tool_input")
+    if tool not in ("Edit", "MultiEdit") or not isinstance(tin, dict):
+        return None
+    edits = [tin] if tool == "Edit" else tin.get("edits")
+    if not isinstance(edits, list) or not edits or len(edits) > MAX_EDIT_STRINGS:
+        return None
+    out = []
+    for e in edits:
+        new = e.get("new_string") if isinstance(e, dict) else None
+        if not isinstance(new, str) or not new.strip() or len(new) > MAX_EDIT_STRING_CHARS:
+            return None
+        out.append((new, e.get("replace_all") is True))
+    return tuple(out)
 
 
 def _edited_paths(d: dict) -> tuple[str, ...]:

@@ -82,7 +82,13 @@ def edit_log(root: Path, session: str) -> Path:
 
 
 def log_edit(
-    root: Path, session: str, path: str, tool: str | None, tool_use_id: str | None, prompt_id: str | None
+    root: Path,
+    session: str,
+    path: str,
+    tool: str | None,
+    tool_use_id: str | None,
+    prompt_id: str | None,
+    strings: tuple[tuple[str, bool], ...] | None = None,
 ) -> None:
     entry = {
         "ts": round(time.time(), 3),
@@ -90,12 +96,14 @@ def log_edit(
         "tool": tool,
         "tool_use_id": tool_use_id,
         "prompt_id": prompt_id,
+        "strings": [list(s) for s in strings] if strings is not None else None,  # where Stop finds the edit
     }
     append_jsonl(edit_log(root, session), entry)
 
 
-def take_edits(root: Path, session: str) -> list[str]:
-    """Repo-relative paths edited since the last Stop, in first-edit order; the log is consumed.
+def take_edits(root: Path, session: str) -> list[dict]:
+    """The edits logged since the last Stop (`path` repo-relative, `tool`, `tool_use_id`, `strings`:
+    the [new_string, replace_all] each left, or None), in order; the log is consumed.
 
     The log is renamed before reading, so a PostToolUse landing meanwhile starts a fresh log for
     the next turn instead of being lost.
@@ -110,15 +118,15 @@ def take_edits(root: Path, session: str) -> list[str]:
         lines = (read_state_file(taken) or b"").decode("utf-8", "replace").splitlines()
     finally:
         taken.unlink(missing_ok=True)
-    paths: list[str] = []
+    out: list[dict] = []
     for line in lines:
         try:
-            p = json.loads(line).get("path")
-        except (ValueError, AttributeError):
+            e = json.loads(line)
+        except ValueError:
             continue
-        if isinstance(p, str):
-            paths.append(p)
-    return list(dict.fromkeys(paths))
+        if isinstance(e, dict) and isinstance(e.get("path"), str):
+            out.append(e)
+    return out
 
 
 def prune(root: Path, now: float | None = None) -> int:
