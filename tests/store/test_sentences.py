@@ -17,7 +17,10 @@ from tether.store.sentences import cut, first_sentence, sentence_ends
         ("Tabs vs. spaces: tabs. Decided.", "Tabs vs. spaces: tabs."),
         ("Ask Mr. Smith or Dr. Jones first. They own it.", "Ask Mr. Smith or Dr. Jones first."),
         ("The API moved to v3. the old one is gone. Yes.", "The API moved to v3. the old one is gone."),
-        ("Settings live in config.py. the loader reads them once. Fine.", "Settings live in config.py. the loader reads them once."),
+        (
+            "Settings live in config.py. the loader reads them once. Fine.",
+            "Settings live in config.py. the loader reads them once.",
+        ),
         ("It retries... then gives up. Always.", "It retries... then gives up."),
         ("Python 3.12 is required. 3.11 fails.", "Python 3.12 is required."),
         ('He said "stop." Then he left.', 'He said "stop."'),

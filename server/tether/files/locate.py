@@ -67,7 +67,11 @@ def enclosing_repository(root: str | os.PathLike) -> tuple[str, str] | None:
 def _git_dir(path: str) -> bool:
     """A git directory (a bare repository), as git itself recognizes one: HEAD, objects/, refs/."""
     join = os.path.join
-    return os.path.isfile(join(path, "HEAD")) and os.path.isdir(join(path, "objects")) and os.path.isdir(join(path, "refs"))
+    return (
+        os.path.isfile(join(path, "HEAD"))
+        and os.path.isdir(join(path, "objects"))
+        and os.path.isdir(join(path, "refs"))
+    )
 
 
 def not_a_repository_root(root: str | os.PathLike, repo: str, how: str) -> str:

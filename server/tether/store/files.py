@@ -218,7 +218,11 @@ class Store:
         try:  # what is written must read back: a file the reader would quarantine is never stored
             fmt.loads(data, rel)
         except StoreCorrupt as e:
-            fix = " (put them in a fenced code block: ``` lines before and after)" if e.details.get("reason") == "merge_conflict" else ""
+            fix = (
+                " (put them in a fenced code block: ``` lines before and after)"
+                if e.details.get("reason") == "merge_conflict"
+                else ""
+            )
             raise InvalidInput(f"the memory would not read back, so it was not written: {e.message}{fix}") from None
         atomic_write(self.root / rel, data)
         return m.evolve(filename=rel)
@@ -291,7 +295,6 @@ class Store:
         if len(hits) > 1:
             raise InvalidInput(f"id prefix {ref!r} is ambiguous", candidates=[m.id for m in hits])
         return hits[0]
-
 
     def _quarantined_ids(self, q: Quarantined) -> list[str]:
         """The ids a quarantined file names: in its name (`slug--1a2b3c4d.md`) and, for a regular

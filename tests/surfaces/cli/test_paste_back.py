@@ -23,8 +23,9 @@ def test_printed_locators_with_their_line_paste_back_into_remember_and_reanchor(
     for spec in sorted(set(printed)):
         mid = repo.remember(f"Pasted back from the listing: {spec} keeps its meaning.", spec)
         (anchor,) = repo.json("show", mid)["data"]["anchors"]
-        assert anchor["path"] + {"symbol": "::", "section": "#", "key": "#"}[anchor["type"]] + anchor["symbol"] == (
-            spec.rsplit(":", 1)[0]
+        assert (
+            anchor["path"] + {"symbol": "::", "section": "#", "key": "#"}[anchor["type"]] + anchor["symbol"]
+            == (spec.rsplit(":", 1)[0])
         )
         proc = repo.run("reanchor", mid, "--anchor", spec, "--json", check=False)
         assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -103,7 +103,9 @@ def stop(inp: HookInput, root: Path) -> str:
     return ""
 
 
-def _touched(idx, ids: list[str], edited: list[str], turn, logged: list[dict], root: Path, cwd: str | None) -> list[str]:
+def _touched(
+    idx, ids: list[str], edited: list[str], turn, logged: list[dict], root: Path, cwd: str | None
+) -> list[str]:
     from tether.surfaces.hooks import edits
 
     def rel_of(p: str) -> str | None:
