@@ -270,7 +270,8 @@ class _Base:
         if r.status == Status.ACTIVE:
             if then.status != Status.ACTIVE:
                 return "restored", r
-            return ("followed" if then.path != (r.path or a.path) else "active"), r
+            renamed = then.symbol is not None and then.symbol.qualname != (r.symbol or a.symbol)
+            return ("followed" if renamed or then.path != (r.path or a.path) else "active"), r
         if then.status != Status.ACTIVE:
             return "already_stale", replace(r, diff=self._diff(a, r, then))
         if r.status == Status.INVALIDATED:

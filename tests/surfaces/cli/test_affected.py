@@ -119,6 +119,16 @@ def test_a_function_moved_to_another_file_is_followed(billing):
     assert [(i["id"], i["effect"]) for i in env["data"]] == [(ids["tax"], "followed")]
 
 
+def test_a_function_renamed_in_its_file_is_followed(billing):
+    """An independent reader's finding: a rename inside one file read `active`, where docs/ci.md says
+    `followed` is "the code moved or was renamed in this change"."""
+    repo, ids = billing
+    repo.replace("src/billing.py", "def tax(", "def sales_tax(")
+    (item,) = [i for i in affected(repo)["data"] if i["id"] == ids["tax"]]
+    assert (item["effect"], item["status"]) == ("followed", "active")
+    assert item["anchors"][0]["was"] == "src/billing.py::tax"
+
+
 def test_a_deleted_file_deletes_its_memories(billing):
     repo, ids = billing
     (repo.path / "src/billing.py").unlink()
