@@ -52,3 +52,52 @@ def test_twins_without_a_single_implementation_stay_ambiguous(repo):
     repo.commit()
     err = repo.error("remember", "f is defined twice", "--anchor", "twice.py::f")
     assert err["code"] == "anchor_ambiguous" and len(err["candidates"]) == 2
+
+
+@pytest.mark.parametrize("lang", CASES)
+def test_a_deleted_stub_is_deleted_not_re_pointed_to_a_twin(repo, lang):
+    path, text, name, stub_disc, _ = CASES[lang]
+    repo.write(path, text)
+    repo.commit()
+    stub = repo.remember("the string overload", f"{path}::{name}@{stub_disc}")
+    impl = repo.remember("the implementation coerces", f"{path}::{name}")
+    line = next(ln for ln in text.splitlines(keepends=True) if stub_disc in ln)
+    decorator = "    @overload\n" if lang == "python" else ""
+    repo.write(path, text.replace(decorator + line, "", 1))
+    items = repo.check()
+    assert (items[stub]["status"], items[stub]["reason"]) == ("invalidated", "anchor_deleted")
+    assert items[impl]["status"] == "active"
+
+
+def test_an_edited_stub_is_stale_at_its_new_parameters(repo):
+    path, text, name, stub_disc, _ = CASES["typescript"]
+    repo.write(path, text)
+    repo.commit()
+    stub = repo.remember("the string overload", f"{path}::{name}@{stub_disc}")
+    repo.replace(path, "parse(x: string): number;", "parse(x: string, radix: number): number;")
+    items = repo.check()
+    assert (items[stub]["status"], items[stub]["reason"]) == ("stale", "body_edited")
+    assert items[stub]["anchors"][0]["discriminator"] == "(x: string, radix: number)"
+
+
+ALIASED = """from typing import Any, overload as ovl
+
+
+class Config:
+    @ovl
+    def get(self, key: str) -> str: ...
+    @ovl
+    def get(self, key: int) -> int: ...
+    def get(self, key: Any) -> Any:
+        return self.values[key]
+"""
+
+
+def test_an_aliased_overload_decorator_marks_stubs(repo):
+    repo.write("config.py", ALIASED)
+    repo.commit()
+    impl = repo.remember("the implementation looks the key up", "config.py::Config.get")
+    items = repo.check()
+    assert (
+        items[impl]["anchors"][0]["lines"][0] == ALIASED.splitlines().index("    def get(self, key: Any) -> Any:") + 1
+    )

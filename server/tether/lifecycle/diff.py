@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tether.anchor.disc import canonical
 from tether.store.memory import is_object_name
 
 MAX_DIFF_LINES = 40
@@ -142,7 +143,8 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     return None
 
 
-_NAMES_AT: dict[tuple[str, str, str], frozenset[str]] = {}  # a commit's file never changes: kept per process
+# a commit's file never changes: kept per process
+_NAMES_AT: dict[tuple[str, str, str], frozenset[tuple[str, str | None]]] = {}
 MAX_NAMES_AT = 512
 
 
@@ -150,6 +152,11 @@ def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
     """Qualified names `path` had at `rev`; empty if it did not exist then (or git could not say:
     that answer is not kept, so a passing failure is asked again). One check asks it of the same
     file and commit for each lost anchor, and a long-lived MCP server for every call."""
+    return frozenset(q for q, _ in symbols_at(root, rev, path))
+
+
+def symbols_at(root: Path, rev: str, path: str) -> frozenset[tuple[str, str | None]]:
+    """(qualified name, canonical discriminator) of each symbol `path` had at `rev`, as `names_at`."""
     key = (str(root), rev, path)
     if key in _NAMES_AT:
         return _NAMES_AT[key]
@@ -158,11 +165,11 @@ def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
         return frozenset()
     from tether.anchor.extract import analyze
 
-    names = frozenset(s.qualname for s in analyze(path, data).symbols)
+    found = frozenset((s.qualname, canonical(s.discriminator)) for s in analyze(path, data).symbols)
     if len(_NAMES_AT) >= MAX_NAMES_AT:
         _NAMES_AT.clear()
-    _NAMES_AT[key] = names
-    return names
+    _NAMES_AT[key] = found
+    return found
 
 
 def head_commit(root: Path) -> str | None:
