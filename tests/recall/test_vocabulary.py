@@ -116,3 +116,34 @@ def test_a_latin_word_glued_to_cjk_text_is_a_word_of_its_own():
     assert "redirect" in terms("为什么redirect后请求方法变成了GET")
     assert "post" in terms("リダイレクトでPOSTがGETになる")
     assert terms("café naïve") == ["café", "naïv"]  # accented Latin is not split
+
+
+def test_the_code_field_is_filled_a_batch_per_search_until_every_memory_has_it(
+    repo, tmp_path, tether_home, monkeypatch
+):
+    """After a pull of many memories, each search gives a bounded batch its code field (a hook's budget)."""
+    import tether.recall.rows as rows
+    from tether.recall.search import MemoryIndex
+
+    ids = seeded(repo)
+    repo.commit("memories")
+    clone = tmp_path / "clone"
+    repo.git("clone", "-q", str(repo.path), str(clone))
+    shutil.rmtree(tether_home, ignore_errors=True)
+    theirs = Repo(clone)
+    theirs.check()  # snippets for all three anchors are cached; the index is not built yet
+    monkeypatch.setattr(rows, "FILL_BATCH", 1)
+    ix = MemoryIndex(clone)
+    try:
+        ix.sync()  # with the snippets there, a fresh index has every code field at once
+        ix.conn.execute("UPDATE mems SET code_pending=1")  # as if indexed before the snippets came
+        ix.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_seen', '0')")
+        ix.conn.commit()
+        pending = []
+        for _ in range(5):
+            ix.search("static uploads", sync=False)  # as the hook searches, after its own bounded sync
+            pending.append(ix.conn.execute("SELECT count(*) FROM mems WHERE code_pending=1").fetchone()[0])
+        assert pending[:3] == [2, 1, 0] and pending[-1] == 0
+        assert ix.search("static uploads", sync=False).candidates[0].memory_id == ids["serve"]
+    finally:
+        ix.close()

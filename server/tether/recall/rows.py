@@ -126,6 +126,9 @@ def _code(conn: sqlite3.Connection, hashes: list[str]) -> tuple[list[str], bool]
     return code_terms(texts), missing
 
 
+FILL_BATCH = 500  # memories given their code field per search, at most
+
+
 def code_due(conn: sqlite3.Connection) -> int | None:
     """The snippet cache's newest row when memories wait for their code field and the cache has
     gained snippets since the last look; else None. Read-only: a search asks it every time."""
@@ -143,7 +146,14 @@ def fill_code(conn: sqlite3.Connection) -> int:
     if newest is None:
         return 0
     done = 0
-    for rid, hashes_json in conn.execute("SELECT rid, hashes FROM mems WHERE code_pending=1").fetchall():
+    got = conn.execute("SELECT value FROM meta WHERE key='code_cursor'").fetchone()
+    cursor = int(got[0]) if got else 0
+    # a batch per search, from where the last one stopped: a hook after a pull of 10,000 memories
+    # must not re-index them all inside its budget
+    pending = conn.execute(
+        "SELECT rid, hashes FROM mems WHERE code_pending=1 AND rid > ? ORDER BY rid LIMIT ?", (cursor, FILL_BATCH)
+    ).fetchall()
+    for rid, hashes_json in pending:
         code, missing = _code(conn, json.loads(hashes_json or "[]"))
         if not code:
             if not missing:
@@ -156,7 +166,12 @@ def fill_code(conn: sqlite3.Connection) -> int:
         _index_text(conn, rid, (*(col.split() for col in row), code))
         conn.execute("UPDATE mems SET code_pending=? WHERE rid=?", (int(missing), rid))
         done += 1
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_seen', ?)", (str(newest),))
+    if len(pending) < FILL_BATCH:  # the whole list seen: wait for new snippets before looking again
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_seen', ?)", (str(newest),))
+        cursor = 0
+    else:
+        cursor = pending[-1][0]
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_cursor', ?)", (str(cursor),))
     if done:
         count, avgdl = conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
