@@ -43,6 +43,9 @@ class FileChange:
 
 @dataclass(frozen=True, slots=True)
 class Changes:
+    """What one change touched: the files, against which commit, and how it was asked (a docstring
+    of its own also keeps `dataclasses` from loading `inspect` on the CLI's read path)."""
+
     base: str  # the commit compared against (the merge-base with `ref`, else HEAD)
     ref: str | None  # what the user named, if anything
     files: tuple[FileChange, ...]

@@ -2,8 +2,8 @@
 auto-summary (`summarize`) and the text the prompt hook pushes.
 
 A sentence ends at `.`, `!` or `?` (then any closing quotes or brackets) followed by whitespace and
-an uppercase letter, a digit, a quote or bracket, a code span or emphasis, a line break, or the end
-of the text; or at a CJK `。！？`. Never at an ellipsis (`...`, `…`), an abbreviation (`e.g.`,
+anything but a lowercase letter (an uppercase letter, a digit, a quote, a symbol such as ✓, a line
+break), or by the end of the text; or at a CJK `。！？`. Never at an ellipsis (`...`, `…`), an abbreviation (`e.g.`,
 `i.e.`, `etc.`, `vs.`, `Mr.`, `Dr.`, an initial), nor before a lowercase word (`v3. the parser`,
 `config.py. then`); never inside a fenced code block. Stdlib `re` only: the prompt hook imports it.
 """
@@ -77,7 +77,7 @@ def sentence_ends(text: str) -> list[int]:
             k += 1
         if k < n:
             nxt = text[k]
-            if nxt not in "\r\n" and (k == j or not (nxt.isupper() or nxt.isdigit() or nxt in _OPENERS)):
+            if nxt not in "\r\n" and (k == j or nxt.islower()):
                 continue  # `3.12`, `config.py`, or a lowercase word next
         if p == "." and _abbreviation(text, m.start()):
             continue
