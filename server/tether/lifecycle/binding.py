@@ -14,7 +14,7 @@ from tether.anchor.extract import CONFIG_KIND_NAMES, DOC_KINDS
 from tether.anchor.locator import locator
 from tether.anchor.markdown import match_sections
 from tether.anchor.model import Symbol
-from tether.anchor.overloads import implementation, overload_aliases
+from tether.anchor.overloads import implementation
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import (
     AnchorAmbiguous,
@@ -170,8 +170,7 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
         named = chosen
     names = {s.qualname for s in named}
     if len(named) > 1 and len(names) == 1 and spec.discriminator is None:
-        aliases = overload_aliases(index.read_text(rel)) if row.language == "python" else frozenset()
-        named = implementation(row.language, named, lambda s: index.read_text(rel, s.start_byte, s.end_byte), aliases)
+        named = implementation(row.language, named, lambda s: index.read_text(rel, s.start_byte, s.end_byte))
     if len(named) > 1:
         twins = len(names) == 1
         forms = [typeable(spec.type, rel, s, twins or _has_twin(symbols, s)) for s in named]

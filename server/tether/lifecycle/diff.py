@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tether.anchor.disc import canonical
 from tether.store.memory import is_object_name
 
 MAX_DIFF_LINES = 40
@@ -143,8 +142,7 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     return None
 
 
-# a commit's file never changes: kept per process
-_NAMES_AT: dict[tuple[str, str, str], frozenset[tuple[str, str | None]]] = {}
+_NAMES_AT: dict[tuple[str, str, str], frozenset[str]] = {}  # a commit's file never changes: kept per process
 MAX_NAMES_AT = 512
 
 
@@ -152,11 +150,6 @@ def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
     """Qualified names `path` had at `rev`; empty if it did not exist then (or git could not say:
     that answer is not kept, so a passing failure is asked again). One check asks it of the same
     file and commit for each lost anchor, and a long-lived MCP server for every call."""
-    return frozenset(q for q, _ in symbols_at(root, rev, path))
-
-
-def symbols_at(root: Path, rev: str, path: str) -> frozenset[tuple[str, str | None]]:
-    """(qualified name, canonical discriminator) of each symbol `path` had at `rev`, as `names_at`."""
     key = (str(root), rev, path)
     if key in _NAMES_AT:
         return _NAMES_AT[key]
@@ -165,11 +158,11 @@ def symbols_at(root: Path, rev: str, path: str) -> frozenset[tuple[str, str | No
         return frozenset()
     from tether.anchor.extract import analyze
 
-    found = frozenset((s.qualname, canonical(s.discriminator)) for s in analyze(path, data).symbols)
+    names = frozenset(s.qualname for s in analyze(path, data).symbols)
     if len(_NAMES_AT) >= MAX_NAMES_AT:
         _NAMES_AT.clear()
-    _NAMES_AT[key] = found
-    return found
+    _NAMES_AT[key] = names
+    return names
 
 
 def head_commit(root: Path) -> str | None:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tether.anchor.disc import canonical, disc_matches, twins_named
+from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
 from tether.anchor.model import Symbol
-from tether.anchor.overloads import STUB_LANGUAGES, is_overload_stub, overload_aliases
 from tether.index.background import running, wait
 from tether.index.code_index import CodeIndex, FileRow
 from tether.index.db import transaction
-from tether.lifecycle.diff import alike, compact_diff, names_at, symbols_at, text_from_git
+from tether.lifecycle.diff import alike, compact_diff, names_at, text_from_git
 from tether.lifecycle.formats import OldHashes, in_current_format, outdated
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
@@ -122,31 +121,14 @@ class Resolver:
         if followed is not None or not cands:
             return followed or Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator)
         # the name survives but no twin matches: an edit to one of them; diff against the closest
-        old = self._old_text(a, commit)
-        cands = self._edited_twins(a, commit, cands, row.language if row else None, old)
-        if not cands:
-            return Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator)
         from difflib import SequenceMatcher
 
+        old = self._old_text(a, commit)
         closest = max(
             cands,
             key=lambda c: SequenceMatcher(None, old or "", self._text(a.path, c) or "").ratio(),
         )
         return self._edited(a, commit, closest)
-
-    def _edited_twins(self, a: Anchor, commit: str | None, cands: list, language: str | None, old: str | None) -> list:
-        """The twins the anchored one may have been edited into: none the file already held when
-        the memory was written (asked of git: the anchored twin was deleted, not edited into its
-        sibling), and for an overload stub's memory no implementation (nor the reverse)."""
-        if commit is not None and a.discriminator:
-            then = {d for q, d in symbols_at(self.index.root, commit, a.path) if q == a.symbol}
-            if then:
-                cands = [c for c in cands if canonical(c.discriminator) not in then]
-        if old is not None and language in STUB_LANGUAGES:
-            aliases = overload_aliases(self.index.read_text(a.path)) if language == "python" else frozenset()
-            stub = is_overload_stub(language, old, aliases)
-            cands = [c for c in cands if is_overload_stub(language, self._text(a.path, c) or "", aliases) == stub]
-        return cands
 
     def _edited(self, a: Anchor, commit: str | None, c, path: str | None = None) -> Resolution:
         path = path or a.path
