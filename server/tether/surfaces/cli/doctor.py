@@ -12,6 +12,7 @@ import orjson
 
 from tether.anchor.grammars import parser, query
 from tether.anchor.languages import LANGUAGES, language_for, language_named
+from tether.errors import TetherError
 from tether.files.failure_log import a_normal_build
 from tether.files.paths import cache_dir, hook_failure_logs
 from tether.files.read import read_state_file
@@ -36,7 +37,12 @@ class Finding:
 
 def diagnose(t) -> list[Finding]:
     """Every check, in the order a user would fix them."""
-    mems, bad = t.memories(include_closed=True)
+    try:
+        mems, bad = t.memories(include_closed=True)
+    except (TetherError, OSError) as e:  # an unreadable cache or store is what doctor is there to report
+        reason = e.message if isinstance(e, TetherError) else str(e)
+        store = Finding("store", False, f"the memories cannot be read: {reason}", "see the cache check above")
+        return [_python(), _grammars(set()), _cache(t.root), store, _allowlist(t.root), _hooks(t.root)]
     return [
         _python(),
         _grammars(anchored_languages(mems)),
