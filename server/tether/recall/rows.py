@@ -173,9 +173,14 @@ def fill_code(conn: sqlite3.Connection) -> int:
         cursor = pending[-1][0]
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_cursor', ?)", (str(cursor),))
     if done:
-        count, avgdl = conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
+        save_stats(conn)
     return done
+
+
+def save_stats(conn: sqlite3.Connection) -> None:
+    """The memory count and mean weighted length BM25F normalizes by, as of now."""
+    count, avgdl = conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",))
 
 
 def close_superseded(conn: sqlite3.Connection) -> None:

@@ -26,7 +26,7 @@ from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
 from tether.recall.lexicon import alternates, phrase_terms
 from tether.recall.ranking import Candidate, Search, rank, tips
-from tether.recall.rows import WEIGHTS, close_superseded, code_due, drop, fill_code, insert, parent_dir
+from tether.recall.rows import WEIGHTS, close_superseded, code_due, drop, fill_code, insert, parent_dir, save_stats
 from tether.recall.text import terms, unique
 from tether.store.links import CLOCK_SKEW_S
 
@@ -133,10 +133,7 @@ class MemoryIndex:
                 insert(self.conn, *item)
             if gone or changed:
                 close_superseded(self.conn)
-                count, avgdl = self.conn.execute("SELECT count(*), avg(dl) FROM mems").fetchone()
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_stats', ?)", (f"{count} {avgdl or 1.0}",)
-                )
+                save_stats(self.conn)
             if not partial:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",)
@@ -211,27 +208,14 @@ class MemoryIndex:
                     break
                 use.append(t)
                 total += df[t]
-            weights = ", ".join(str(w) for w in WEIGHTS)
-            rids = dict.fromkeys(
-                r[0]
-                for r in self.conn.execute(
-                    f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
-                    f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
-                    (_match(use), *args, pool),
-                )
-            )
+            rids = dict.fromkeys(self._best(_match(use), where, args, pool))
             matched = len(rids)
             if matched >= pool or len(use) < len(known):
                 matched = self._count(_match(known), where, args)
         spare = unique([a for t in q for a, _ in alts.get(t, ((), ()))[1]])
         if spare:
             # a question in other words: memories matching only the lexicon's alternates join the pool
-            weights = ", ".join(str(w) for w in WEIGHTS)
-            for (rid,) in self.conn.execute(
-                f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
-                f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
-                (_match(spare), *args, pool // 2),
-            ):
+            for rid in self._best(_match(spare), where, args, pool // 2):
                 if rid not in rids:
                     rids[rid] = None
                     matched += 1
@@ -257,6 +241,18 @@ class MemoryIndex:
         dirs = {parent_dir(f) for f in files}
         ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand)
         return Search(ranked, matched, tuple(q))
+
+    def _best(self, match: str, where: str, args: tuple, limit: int) -> list[int]:
+        """The rids of the `limit` memories matching `match` under the filters, best BM25F first."""
+        weights = ", ".join(str(w) for w in WEIGHTS)
+        return [
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT m.rid FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid "
+                f"WHERE mem_fts MATCH ? AND {where} ORDER BY bm25(mem_fts, {weights}) LIMIT ?",
+                (match, *args, limit),
+            )
+        ]
 
     def _count(self, match: str, where: str, args: tuple) -> int:
         """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
