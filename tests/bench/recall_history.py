@@ -82,6 +82,7 @@ def build(root: Path, archive: Path, memories: list[dict]):
             last = e.details["candidates"][-1]  # type: ignore[index]
             written = t.remember(m["body"], [last], kind=m["kind"], summary=m["summary"])
         ids[written.id] = m["id"]
+    t.memindex.fill_vectors()  # the steady state: every memory embedded (`tether index` does the same)
     return t, ids
 
 

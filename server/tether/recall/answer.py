@@ -148,8 +148,8 @@ def recall(
     `deadline`: when a repository sweep must stop (see `Resolver`)."""
     q = validate(t, task, files, budget_tokens, kinds, as_of, limit)
     index = t.memindex
-    found = index.search(q.task, q.files, q.kinds, q.as_of_ts)
-    above = within_floor(found.candidates)
+    found = index.search(q.task, q.files, q.kinds, q.as_of_ts, semantic=True)
+    above = within_floor(found.candidates, semantic=found.semantic)
     omitted = {"budget": 0, "limit": 0, "relevance_floor": max(0, found.matched - len(above))}
     matched = found.matched
     resolver = t.resolver(deadline=deadline)

@@ -27,6 +27,10 @@ KIND_WEIGHT = {"gotcha": 1.15, "failed-attempt": 1.1, "decision": 1.05, "convent
 COVERAGE_BASE = 0.5  # text x (this + coverage): a memory about more of the question ranks higher
 FLOOR_RATIO = 0.45  # an answer keeps what scores at least this share of the best match
 TOP_BASE = BASE_CONFIDENCE_TOP  # the best a source can give: the prior's scale
+# With semantic recall, the text score is (1 - SEM_WEIGHT) x the words' score (as a share of the
+# best) + SEM_WEIGHT x the cosine of task and memory. Calibrated on the recall bench's training part.
+SEM_WEIGHT = 0.7
+SEM_FLOOR_RATIO = 0.65  # the floor when the cosines are blended in: they lift every score, the weak ones too
 
 
 # Named tuples, not dataclasses: this module is on the prompt hook's path (see the module doc).
@@ -44,9 +48,9 @@ class Candidate(namedtuple("Candidate", "memory_id filename kind summary score t
     __slots__ = ()
 
 
-class Search(namedtuple("Search", "candidates matched terms")):
+class Search(namedtuple("Search", "candidates matched terms semantic", defaults=(False,))):
     """candidates: best first; matched: every memory that matched the text or sits in a file in play;
-    terms: the query terms searched."""
+    terms: the query terms searched; semantic: the model's cosines were blended in (SEM_WEIGHT)."""
 
     __slots__ = ()
 
@@ -55,9 +59,12 @@ def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
     return aged(base, ((now or time.time()) - verified_ts) / 86400)
 
 
-def within_floor(candidates: Iterable[Candidate], ratio: float | None = None) -> list[Candidate]:
-    """The candidates scoring at least `ratio` (FLOOR_RATIO) of the best one (input is best first)."""
-    ratio = FLOOR_RATIO if ratio is None else ratio
+def within_floor(
+    candidates: Iterable[Candidate], ratio: float | None = None, semantic: bool = False
+) -> list[Candidate]:
+    """The candidates scoring at least `ratio` (FLOOR_RATIO, SEM_FLOOR_RATIO for a semantic search) of
+    the best one (input is best first)."""
+    ratio = (SEM_FLOOR_RATIO if semantic else FLOOR_RATIO) if ratio is None else ratio
     out: list[Candidate] = []
     for c in candidates:
         if out and c.score < ratio * out[0].score:
@@ -107,10 +114,12 @@ def rank(
     via: dict[int, int] | None = None,
     alts: dict[str, tuple[float, tuple[tuple[str, float], ...]]] | None = None,
     code: bool = True,
+    sem: dict[int, float] | None = None,
 ) -> tuple[Candidate, ...]:
     """`alts`: query term -> (its idf, its lexicon alternates with theirs); an alternate stands in for
     a term the memory lacks, at ALT_WEIGHT of an exact match, in the score and in coverage.
-    `code`: the anchored code's words count too (the code field)."""
+    `code`: the anchored code's words count too (the code field).
+    `sem`: rid -> the task's cosine with the memory (semantic recall), blended in by SEM_WEIGHT."""
     total_idf = sum(idf.values()) + unseen
     alts = alts or {}
     now = time.time()
@@ -159,10 +168,18 @@ def rank(
         prior = KIND_WEIGHT.get(kind, 1.0) * (0.5 + 0.5 * min(1.0, decayed(conf, vts, now) / TOP_BASE))
         paths = tuple(json.loads(paths))
         where_ = near.get(rid) or ("dir" if dirs and any(parent_dir(p) in dirs for p in paths) else None)
-        scored.append((text * (COVERAGE_BASE + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed))
+        scored.append(
+            (text * (COVERAGE_BASE + cov), prior, mid, name, kind, summary, text, cov, where_, paths, closed, rid)
+        )
     top = max((s[0] for s in scored), default=0.0) or 1.0
+    if sem:
+        words_top = top
+        scored = [
+            ((1 - SEM_WEIGHT) * s[0] / words_top + SEM_WEIGHT * max(0.0, sem.get(s[-1], 0.0)), *s[1:]) for s in scored
+        ]
+        top = max((s[0] for s in scored), default=0.0) or 1.0
     out = []
-    for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed in scored:
+    for base, prior, mid, name, kind, summary, text, cov, where_, paths, closed, _rid in scored:
         if where_ == "file":
             base = (base + FILE_PRIOR * top) * SAME_FILE
         elif where_ == "dir":

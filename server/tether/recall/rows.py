@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # memory's when the two share few words. Calibrated on tests/bench/recall_history.py's training part.
 WEIGHTS = (3.0, 1.0, 2.0, 1.5, 2.0, 0.5)
 COLUMNS = "summary, body, tags, paths, symbols, code"
+VECTOR_MODEL = "all-MiniLM-L6-v2"  # semantic.MODEL_ID, spelled here: this module must not load numpy
 
 
 def _ts(text: str | None) -> float | None:
@@ -42,6 +43,7 @@ def drop(conn: sqlite3.Connection, name: str) -> None:
     conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
     if got and got[0] is not None:
         rid = got[0]
+        conn.execute("DELETE FROM vec_text WHERE key IN (SELECT vkey FROM mems WHERE rid=?)", (rid,))
         for table in ("mems", "mem_paths", "mem_links", "mem_contradicts"):
             conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
         conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
@@ -81,7 +83,11 @@ def insert(
             terms(symbols),
             code,
         )
-        conn.execute("UPDATE mems SET hashes=?, code_pending=? WHERE rid=?", (_json(hashes), int(missing), rid))
+        vkey = vector_key(vector_text(m.summary, m.body))
+        conn.execute(
+            "UPDATE mems SET hashes=?, code_pending=?, vkey=? WHERE rid=?", (_json(hashes), int(missing), vkey, rid)
+        )
+        conn.execute("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", (vkey, vector_text(m.summary, m.body)))
         _index_text(conn, rid, cols)  # type: ignore[arg-type]  # lastrowid of an INSERT is set
         conn.executemany(
             "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
@@ -98,6 +104,20 @@ def insert(
         "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
         (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error),
     )
+
+
+def vector_text(summary: str, body: str) -> str:
+    """What a memory's vector is of: its summary, then its body."""
+    return f"{summary}\n{body}"
+
+
+def vector_key(text: str) -> str:
+    """The vector store's key for `text`: the model's name and the text, hashed (semantic/vectors.py)."""
+    try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook
+        from _blake2 import blake2b
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b(f"{VECTOR_MODEL}\n{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...]) -> None:

@@ -41,6 +41,13 @@ MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add u
 _CURRENT = "m.closed_ts IS NULL AND m.valid_from_ts <= ?"  # a future valid_from is not current yet
 MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
+# Semantic recall (recall/semantic/): the memories nearest the task in meaning join the pool, at
+# most SEM_POOL of them and only from SEM_JOIN up (an unrelated question's nearest memory scored up
+# to 0.39 on the recall bench, a right one from 0.24: the words still decide what is weak).
+SEM_POOL = 10
+SEM_JOIN = 0.3
+SEM_MIN_WORDS = 4  # a question in words; an identifier or two is the words' job (the model reads it as noise)
+FILL_BUDGET_S = 0.25  # memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
 
 
 class MemoryIndex:
@@ -176,10 +183,12 @@ class MemoryIndex:
         pool: int = POOL,
         sync: bool = True,
         expand: bool = True,
+        semantic: bool = False,
     ) -> Search:
         """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence.
         `expand`: let the lexicon's alternates and the anchored code's words match too (push-recall,
-        which must be sure, does not)."""
+        which must be sure, does not). `semantic`: blend in the embedding model's cosines (recall
+        only: the prompt hook never loads the model)."""
         if sync:
             self.sync()
         if code_due(self.conn) is not None:
@@ -225,6 +234,16 @@ class MemoryIndex:
             if tip not in rids:
                 rids[tip] = None
                 matched += 1
+        asked = task[:MAX_SEARCH_CHARS]
+        sem = (
+            self._semantic(asked, where, args)
+            if semantic and len(asked.split(None, SEM_MIN_WORDS)) >= SEM_MIN_WORDS
+            else {}
+        )
+        for rid, cos in sorted(sem.items(), key=lambda x: -x[1])[:SEM_POOL]:
+            if cos >= SEM_JOIN and rid not in rids:
+                rids[rid] = None
+                matched += 1
         near: dict[int, str] = {}
         if files:
             marks = ",".join("?" * len(files))
@@ -239,8 +258,39 @@ class MemoryIndex:
         if not rids:
             return Search((), 0, tuple(q))
         dirs = {parent_dir(f) for f in files}
-        ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand)
-        return Search(ranked, matched, tuple(q))
+        ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand, sem=sem)
+        return Search(ranked, matched, tuple(q), bool(sem))
+
+    def _semantic(self, task: str, where: str, args: tuple) -> dict[int, float]:
+        """rid -> the task's cosine with each memory's vector; {} when the model is not there."""
+        from tether.recall.semantic import encoder, wanted
+
+        if not wanted() or encoder() is None:
+            return {}
+        from tether.recall.semantic import vectors  # numpy: only a recall that uses the model
+
+        try:
+            if not vectors.attach(self.conn):
+                return {}
+            vectors.fill(self.conn, FILL_BUDGET_S)
+            q = vectors.query(task)
+            return {} if q is None else vectors.cosines(self.conn, q, where, args)
+        except sqlite3.OperationalError as e:  # the vector store busy or unwritable: words alone
+            from tether.files import failure_log
+
+            failure_log.record("semantic", e, self.root)
+            return {}
+
+    def fill_vectors(self, budget_s: float | None = None) -> int:
+        """Embed the memories still waiting for a vector (all of them by default); how many were."""
+        from tether.recall.semantic import encoder, wanted
+
+        if not wanted() or encoder() is None:
+            return 0
+        from tether.recall.semantic import vectors
+
+        self.sync()
+        return vectors.fill(self.conn, budget_s) if vectors.attach(self.conn) else 0
 
     def _best(self, match: str, where: str, args: tuple, limit: int) -> list[int]:
         """The rids of the `limit` memories matching `match` under the filters, best BM25F first."""

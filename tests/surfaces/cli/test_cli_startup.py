@@ -63,10 +63,26 @@ def billing(repo):
     [("check", "--json"), ("ls", "--json"), ("recall", "how are fees charged", "--json"), ("check",)],
 )
 def test_a_read_on_an_unchanged_repository_loads_no_parser(billing, args):
-    proc = billing.run(*args, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    """Lexical recall (TETHER_SEMANTIC=off, or no model installed) keeps the same diet as check."""
+    proc = billing.run(*args, env={"PYTHONPROFILEIMPORTTIME": "1", "TETHER_SEMANTIC": "off"})
     loaded = _loaded(proc)
     assert "sqlite3" in loaded and "tether.lifecycle.resolve" in loaded  # the trace is real
     assert sorted(m for m in HEAVY if m in loaded) == []
+
+
+def test_semantic_recall_loads_numpy_for_the_model_and_still_no_parser(billing):
+    """With the model, recall adds numpy (which brings typing and inspect), never a parser."""
+    from tether.recall import semantic
+
+    if semantic.model_dir() is None:
+        pytest.skip("the model wheel is not installed (make test installs it)")
+    proc = billing.run(
+        "recall", "how are the fees charged on a payment", "--json", env={"PYTHONPROFILEIMPORTTIME": "1"}
+    )
+    loaded = _loaded(proc)
+    assert "numpy" in loaded and "tether.recall.semantic.minilm" in loaded
+    parsers = set(HEAVY) - {"typing", "inspect"}
+    assert sorted(m for m in parsers if m in loaded) == []
 
 
 def test_the_same_check_still_reads_an_edit_as_stale(billing):

