@@ -1,0 +1,182 @@
+"""Nocetta's supersession and hand-edited store cases (test/supersede/supersede.test.ts, override.test.ts,
+test/retrieval/pipeline.test.ts › resolveToTip, test/store/validate.test.ts), re-typed against tether's real CLI
+in a real git repository. An independent reader of Nocetta's suite listed them as missed by the first port.
+
+Nocetta's `supersede(old, next)` is tether's `supersede ID TEXT` (it writes the next version itself); its
+`superseded-by` / `supersedes` edges are tether's `links.superseded_by` / `links.supersedes`; `validFrom`,
+`validTo`, `txnTime` are `valid_from`, `valid_to`, `recorded_at`.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import orjson
+import pytest
+
+FOO = "export function foo(): number {\n  const a = compute(1, 2);\n  return a + 1;\n}\n"
+V1 = "foo adds one to compute for the legacy dashboard totals."
+V2 = "foo adds two to compute since the dashboard rewrite."
+V3 = "foo adds three to compute since the billing merge."
+
+
+@pytest.fixture
+def foo(repo):
+    repo.write("src/foo.ts", FOO)
+    repo.commit("foo")
+    return repo
+
+
+def _file(repo, mid: str):
+    return next(p for p in (repo.path / ".tether" / "memories").iterdir() if mid[:8] in p.name)
+
+
+def _edit(repo, mid: str, **fields) -> None:
+    """Hand-edit memory `mid`'s front matter: `links` merged, other fields replaced."""
+    path = _file(repo, mid)
+    head, body = path.read_text().split("\n---\n", 1)
+    meta = orjson.loads(head[4:])
+    for key, value in fields.items():
+        meta[key] = {**meta.get("links", {}), **value} if key == "links" else value
+    path.write_bytes(b"---\n" + orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n---\n" + body.encode())
+
+
+def _copy(repo, mid: str, **fields) -> str:
+    """A hand-written memory file copied from `mid`'s, with a new id and `fields` replaced; returns its id."""
+    head, body = _file(repo, mid).read_text().split("\n---\n", 1)
+    meta = {**orjson.loads(head[4:]), "id": str(uuid.uuid4()), **fields}
+    path = repo.path / ".tether" / "memories" / f"hand--{meta['id'][:8]}.md"
+    path.write_bytes(b"---\n" + orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n---\n" + body.encode())
+    return meta["id"]
+
+
+def test_supersede_links_both_ways_and_keeps_the_old_file(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › edges old -> superseded-by -> next and next -> supersedes
+    -> old, non-destructively"""
+    old = foo.remember(V1, "src/foo.ts::foo")
+    before = _file(foo, old).name
+    new = foo.json("supersede", old, V2)["data"]["current"]["id"]
+    assert foo.json("show", old)["data"]["memory"]["links"] == {"superseded_by": [new]}
+    assert foo.json("show", new)["data"]["memory"]["links"] == {"supersedes": [old]}
+    assert _file(foo, old).name == before and foo.json("show", old)["data"]["memory"]["body"] == V1
+
+
+def test_supersede_stamps_the_close_and_the_open_at_one_instant(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › stamps valid-time and txn-time: old.validTo closes,
+    next.validFrom/txnTime open, at `now` (the old one's write time never moves)"""
+    old = foo.remember(V1, "src/foo.ts::foo")
+    written = foo.json("show", old)["data"]["memory"]
+    out = foo.json("supersede", old, V2)["data"]
+    closed, new = out["superseded"], out["current"]
+    assert closed["valid_to"] == new["valid_from"] == new["recorded_at"]
+    assert (closed["recorded_at"], closed["valid_from"]) == (written["recorded_at"], written["valid_from"])
+    assert new["valid_to"] is None and closed["valid_to"] > written["valid_from"]
+
+
+def test_a_superseded_memory_cannot_be_superseded_again(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › rejects superseding a node that is already superseded
+    (no fan-out)"""
+    old = foo.remember(V1, "src/foo.ts::foo")
+    foo.json("supersede", old, V2)
+    files = foo.memory_files()
+    err = foo.error("supersede", old, V3)
+    assert err["code"] == "conflict" and "already closed" in err["message"]
+    assert foo.memory_files() == files
+
+
+def test_a_walk_back_is_served_as_the_tip_and_history_keeps_the_chain(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › walk-back: A -> B -> A'' (restates A) resolves to A''
+    (tether records no `restates` link: DIFFERENCES.md; the chain is in `history`)"""
+    a = foo.remember(V1, "src/foo.ts::foo", kind="decision")
+    b = foo.json("supersede", a, V2)["data"]["current"]["id"]
+    back = foo.json("supersede", b, "foo adds one to compute again, as for the legacy dashboard totals.")
+    tip = back["data"]["current"]["id"]
+    assert [i["id"] for i in foo.json("recall", "why does foo add one for the legacy dashboard")["data"]["items"]] == [
+        tip
+    ]
+    assert [v["id"] for v in foo.json("history", tip)["data"]] == [a, b, tip]
+    assert "restates" not in foo.json("show", tip)["data"]["memory"]["links"]
+
+
+def test_two_memories_merge_by_superseding_one_and_retiring_the_other(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › allows fan-in: two different old nodes superseded by the
+    same new node. DIFFERENCE (DIFFERENCES.md): `supersede` always writes the next version of one memory; the
+    other is retired with a reason naming the merge, and only the merged one is served."""
+    a = foo.remember(V1, "src/foo.ts::foo")
+    b = foo.remember("compute is called with one and two inside foo for the dashboard.", "src/foo.ts::foo")
+    merged = foo.json("supersede", a, "foo adds one to compute(1, 2) for the legacy dashboard totals.")
+    mid = merged["data"]["current"]["id"]
+    foo.run("retire", b, "--reason", f"merged into {mid[:8]}")
+    assert list(foo.check()) == [mid]
+    assert foo.json("show", mid)["data"]["memory"]["links"] == {"supersedes": [a]}
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_a_blank_supersede_reason_is_refused_and_nothing_changes(foo, reason):
+    """nocetta test/supersede/override.test.ts › overrideValue › requires a non-empty reason (tether's reason is
+    optional; given, it must say something: before, `--reason "   "` was stored as `superseded:    `)"""
+    old = foo.remember(V1, "src/foo.ts::foo")
+    files = foo.memory_files()
+    err = foo.error("supersede", old, V2, "--reason", reason)
+    assert err["code"] == "invalid_input" and "reason" in err["message"]
+    assert foo.memory_files() == files
+    ok = foo.json("supersede", old, V2, "--reason", "  the dashboard rewrite ")["data"]["superseded"]
+    assert ok["retired_reason"] == "superseded: the dashboard rewrite"
+
+
+def test_a_dangling_superseded_by_keeps_the_memory_served_and_is_flagged(foo):
+    """nocetta test/retrieval/pipeline.test.ts › resolveToTip › a dangling superseded-by edge is an honest stay, not a
+    crash: a hand-edited link to an id that is no memory closes nothing; recall serves the memory itself, and
+    `check` names the bad link (`--strict` fails)"""
+    mid = foo.remember(V1, "src/foo.ts::foo")
+    ghost = str(uuid.uuid4())
+    _edit(foo, mid, links={"superseded_by": [ghost]})
+    assert [i["id"] for i in foo.json("recall", "what does foo add to compute")["data"]["items"]] == [mid]
+    proc = foo.run("check", "--json", check=False)
+    out = orjson.loads(proc.stdout)
+    assert proc.returncode == 0 and [i["id"] for i in out["data"]] == [mid]
+    assert [(p["id"], p["problem"]) for p in out["meta"]["link_problems"]] == [(mid, "missing_link")]
+    assert foo.run("check", "--strict", check=False).returncode == 1
+
+
+def test_a_hand_made_supersede_cycle_never_hides_the_current_belief(foo):
+    """nocetta test/supersede/supersede.test.ts › supersede › rejects a supersession that would close a cycle.
+    DIFFERENCE (DIFFERENCES.md): `supersede` cannot close one (it always writes a new memory); a cycle made by
+    hand-editing the files (a -> b -> c, then c marked superseded by a) closes nothing: the open tip is still
+    served, every member is flagged `supersede_cycle`, and `check --strict` fails."""
+    a = foo.remember(V1, "src/foo.ts::foo")
+    b = foo.json("supersede", a, V2)["data"]["current"]["id"]
+    c = foo.json("supersede", b, V3)["data"]["current"]["id"]
+    _edit(foo, c, links={"superseded_by": [a]})
+    _edit(foo, a, links={"supersedes": [c]})
+    assert [i["id"] for i in foo.json("recall", "what does foo add to compute")["data"]["items"]] == [c]
+    out = foo.json("check")
+    assert [i["id"] for i in out["data"]] == [c]
+    assert {(p["id"], p["problem"]) for p in out["meta"]["link_problems"]} == {
+        (a, "supersede_cycle"),
+        (b, "supersede_cycle"),
+        (c, "supersede_cycle"),
+    }
+    assert foo.run("check", "--strict", check=False).returncode == 1
+
+
+@pytest.mark.parametrize(
+    "field,value,error",
+    [
+        ("source", "mandatory", "unknown source 'mandatory'"),
+        ("links", {"relates_to": []}, "malformed link 'relates_to'"),
+    ],
+)
+def test_an_unknown_source_or_link_quarantines_the_file_and_the_rest_still_reads(foo, field, value, error):
+    """nocetta test/store/validate.test.ts › validated reads with quarantine (Seam 3) › quarantines an unknown
+    authority / a malformed edge (unknown type) with a readable reason; the good nodes still read (tether's
+    `source` and `links` keys are Nocetta's authority and edge types)"""
+    good = foo.remember(V1, "src/foo.ts::foo")
+    bad = _copy(foo, good, **{field: value})
+    raw = _file(foo, bad).read_bytes()
+    proc = foo.run("check", "--json", check=False)
+    out = orjson.loads(proc.stdout)
+    assert proc.returncode == 1 and [i["id"] for i in out["data"]] == [good]
+    (q,) = out["meta"]["quarantined"]
+    assert (q["file"], q["reason"], q["error"]) == (f".tether/memories/{_file(foo, bad).name}", "malformed", error)
+    assert _file(foo, bad).read_bytes() == raw  # never deleted or rewritten
