@@ -180,3 +180,40 @@ def test_an_unknown_source_or_link_quarantines_the_file_and_the_rest_still_reads
     (q,) = out["meta"]["quarantined"]
     assert (q["file"], q["reason"], q["error"]) == (f".tether/memories/{_file(foo, bad).name}", "malformed", error)
     assert _file(foo, bad).read_bytes() == raw  # never deleted or rewritten
+
+
+def test_the_supersede_reason_is_recorded_on_the_closed_memory(foo):
+    """nocetta test/supersede/override.test.ts › overrideValue › overrides a default value node, recording the reason
+    on the new node, and resolves to it. DIFFERENCE (DIFFERENCES.md): the reason closes the old memory
+    (`retired_reason: "superseded: <reason>"`); the new one carries no reason, and recall resolves to it."""
+    old = foo.remember("foo caps the page size at 20 for the dashboard.", "src/foo.ts::foo")
+    out = foo.json("supersede", old, "foo caps the page size at 50 for the dashboard.", "--reason", "20 was too tight")
+    closed, new = out["data"]["superseded"], out["data"]["current"]
+    assert (closed["retired_reason"], new.get("retired_reason")) == ("superseded: 20 was too tight", None)
+    assert [i["id"] for i in foo.json("recall", "what page size does foo cap at")["data"]["items"]] == [new["id"]]
+
+
+def test_there_is_no_invariant_class_every_memory_can_be_superseded(foo):
+    """nocetta test/supersede/override.test.ts › overrideValue › refuses to override an invariant node. DIFFERENCE
+    (DIFFERENCES.md): tether has no authority classes; an `authority` key written into a memory file by hand is not
+    read, and the memory is superseded like any other."""
+    mid = foo.remember("foo never logs the computed value: it may hold card data.", "src/foo.ts::foo")
+    _edit(foo, mid, authority="invariant")
+    out = foo.json("supersede", mid, "foo logs the computed value, masked, since the PCI review.")
+    assert out["data"]["superseded"]["valid_to"] is not None
+    assert list(foo.check()) == [out["data"]["current"]["id"]]
+
+
+def test_a_conflict_is_reported_when_written_not_by_the_gate(foo):
+    """nocetta test/cli/cli.test.ts › nocetta CLI (Seam 8) › a cross-authority conflict prints the subject and both
+    parties, and fails --strict; test/facade/facade.test.ts › worklist surfaces a cross-authority same-subject pair as
+    a conflict. DIFFERENCE (DIFFERENCES.md): with no authority classes, a conflict is a same-topic memory that
+    differs in a number, a negation, an order or a symbol; `remember` reports it naming the other, recall marks
+    both sides, and `check --strict` (the staleness gate) still exits 0."""
+    never = foo.remember("We never deploy foo on fridays: the on-call rota is thin.", "src/foo.ts::foo")
+    out = foo.json("remember", "We deploy foo on fridays: the on-call rota is thin.", "--anchor", "src/foo.ts::foo")
+    ship = out["data"]["id"]
+    assert [(c["id"], c["reason"]) for c in out["data"]["conflicts"]] == [(never, "negation_differs")]
+    items = {i["id"]: i for i in foo.json("recall", "do we deploy foo on fridays")["data"]["items"]}
+    assert (items[never]["conflicts"], items[ship]["conflicts"]) == ([ship], [never])
+    assert foo.run("check", "--strict", check=False).returncode == 0
