@@ -217,3 +217,18 @@ def test_a_conflict_is_reported_when_written_not_by_the_gate(foo):
     items = {i["id"]: i for i in foo.json("recall", "do we deploy foo on fridays")["data"]["items"]}
     assert (items[never]["conflicts"], items[ship]["conflicts"]) == ([ship], [never])
     assert foo.run("check", "--strict", check=False).returncode == 0
+
+
+@pytest.mark.parametrize("kind", ["entity", "lore-fact", "claim", "value"])
+def test_nocettas_own_kinds_are_not_tethers_and_quarantine_a_hand_written_file(foo, kind):
+    """nocetta test/lore/entity.test.ts (findReferences, goToDefinition, renameEntity: `entity` nodes with aliases)
+    and the `claim`, `value`, `lore-fact` kinds of its fixtures. DIFFERENCE (DIFFERENCES.md): tether's kinds are
+    decision, fact, gotcha, failed-attempt and convention; it has no entities or aliases, and a memory file of
+    another kind is quarantined, never read as a guess."""
+    good = foo.remember(V1, "src/foo.ts::foo")
+    bad = _copy(foo, good, kind=kind)
+    proc = foo.run("check", "--json", check=False)
+    out = orjson.loads(proc.stdout)
+    assert proc.returncode == 1 and [i["id"] for i in out["data"]] == [good]
+    (q,) = out["meta"]["quarantined"]
+    assert (q["file"].rpartition("/")[2], q["error"]) == (_file(foo, bad).name, f"unknown kind '{kind}'")
