@@ -232,3 +232,19 @@ def test_nocettas_own_kinds_are_not_tethers_and_quarantine_a_hand_written_file(f
     assert proc.returncode == 1 and [i["id"] for i in out["data"]] == [good]
     (q,) = out["meta"]["quarantined"]
     assert (q["file"].rpartition("/")[2], q["error"]) == (_file(foo, bad).name, f"unknown kind '{kind}'")
+
+
+def test_superseding_a_memory_another_one_supports_stales_nothing(foo):
+    """nocetta test/lore/continuity.test.ts › continuity worklist (retcon demo) › supersede(locationFact) -> the
+    chronicle that depended on it is in the worklist; test/supersede/supersede.test.ts › retconImpact › returns the
+    one-hop dependents of a superseded node. DIFFERENCE (DIFFERENCES.md): tether anchors memories to code, never to
+    other memories; a `supports` link (written by hand or imported) is kept and checked to exist, but superseding
+    the memory it names puts its supporter on no worklist: it stays active while its code is unchanged."""
+    fact = foo.remember(V1, "src/foo.ts::foo")
+    chronicle = foo.remember("The dashboard totals page reads foo and shows the sum it returns.", "src/foo.ts::foo")
+    _edit(foo, chronicle, links={"supports": [fact]})
+    new = foo.json("supersede", fact, V2)["data"]["current"]["id"]
+    out = foo.json("check")
+    assert {i["id"]: i["status"] for i in out["data"]} == {chronicle: "active", new: "active"}
+    assert out["meta"]["link_problems"] == []
+    assert foo.json("show", chronicle)["data"]["memory"]["links"] == {"supports": [fact]}
