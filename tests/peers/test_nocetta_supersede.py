@@ -248,3 +248,19 @@ def test_superseding_a_memory_another_one_supports_stales_nothing(foo):
     assert {i["id"]: i["status"] for i in out["data"]} == {chronicle: "active", new: "active"}
     assert out["meta"]["link_problems"] == []
     assert foo.json("show", chronicle)["data"]["memory"]["links"] == {"supports": [fact]}
+
+
+def test_there_is_no_scope_recall_narrows_by_kind(foo):
+    """nocetta test/retrieval/pipeline.test.ts › filterLive › keeps global-scope nodes regardless of query scope, drops
+    mismatched scoped nodes. DIFFERENCE (DIFFERENCES.md): tether has no scopes (a `scope` key written by hand is not
+    read); recall narrows by kind (`--kind`), and the files in play boost."""
+    fact = foo.remember("foo adds one to compute for the billing dashboard totals.", "src/foo.ts::foo")
+    rule = foo.remember(
+        "Billing dashboard totals always go through foo, never through compute directly.",
+        "src/foo.ts::foo",
+        kind="convention",
+    )
+    _edit(foo, fact, scope="auth")
+    task = "billing dashboard totals from foo and compute"
+    assert set(i["id"] for i in foo.json("recall", task)["data"]["items"]) == {fact, rule}
+    assert [i["id"] for i in foo.json("recall", task, "--kind", "convention")["data"]["items"]] == [rule]
