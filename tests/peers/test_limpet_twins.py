@@ -438,6 +438,7 @@ def test_an_at_named_symbol_colliding_with_a_twin_spec_is_refused(repo):
     repo.commit("run")
     code, out = remember_json(repo, "deploy pushes to production", "run.sh::deploy@")
     assert (code, out.get("error", {}).get("code")) == (2, "anchor_ambiguous"), out
+    assert out["error"]["candidates"] == ["run.sh::deploy@", "run.sh::deploy"]  # the bare name is the other one
     assert repo.memory_files() == {}
 
 

@@ -196,7 +196,7 @@ def _at_in_name(spec: AnchorSpec, rel: str, symbols: list[Symbol], kind: str | N
         return spec
     twins = [s for s in _by_name(symbols, spec.name or "", kind) if _disc_equal(spec.discriminator, s.discriminator)]
     if twins:
-        forms = [typeable(spec.type, rel, s, True) for s in twins]
+        forms = [typeable(spec.type, rel, s, _has_twin(symbols, s)) for s in twins]
         raise AnchorAmbiguous(
             f"{spec} names both the symbol {whole!r} and {', '.join(forms)}: rename one to anchor it",
             candidates=[locator(spec.type, rel, whole, None), *forms],
