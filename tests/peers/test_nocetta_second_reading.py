@@ -269,3 +269,17 @@ def test_a_session_less_precompact_leaves_a_named_sessions_window_alone(repo, tm
     assert first != b"" and repeat == b""
     _compact(repo, env)
     assert _push_and_repeat(repo, env, "s1") == (b"", b"")
+
+
+def test_ls_is_the_index_of_current_memories_and_no_index_file_is_written(shop):
+    """nocetta test/store/index-file.test.ts › renderIndex › prints one line per current node ... omitting superseded
+    and retired nodes; › reports no current memories rather than an empty body when nothing is current.
+    DIFFERENCE (DIFFERENCES.md): tether writes no generated index file into the repository (`.tether/` holds the
+    memories and its .gitignore); `ls` is the index, and says how to start when there is nothing."""
+    assert shop.run("ls").stdout == "no memories yet: tether remember TEXT --anchor path::Symbol\n"
+    old = shop.remember("f adds three to computeA for the legacy dashboard.", "src/a.ts::f")
+    gone = shop.remember("computeA takes exactly two arguments in f.", "src/a.ts::f")
+    new = shop.json("supersede", old, "f adds four to computeA since the dashboard rewrite.")["data"]["current"]["id"]
+    shop.run("retire", gone, "--reason", "arguments are no longer fixed")
+    assert [m["id"] for m in shop.json("ls")["data"]] == [new]
+    assert sorted(p.name for p in (shop.path / ".tether").iterdir()) == [".gitignore", "memories"]
