@@ -264,3 +264,19 @@ def test_there_is_no_scope_recall_narrows_by_kind(foo):
     task = "billing dashboard totals from foo and compute"
     assert set(i["id"] for i in foo.json("recall", task)["data"]["items"]) == {fact, rule}
     assert [i["id"] for i in foo.json("recall", task, "--kind", "convention")["data"]["items"]] == [rule]
+
+
+def test_a_superseded_by_its_target_does_not_answer_closes_nothing_and_is_flagged(foo):
+    """nocetta test/store/index-file.test.ts › isCurrent › is false for a superseded node regardless of its valid-time
+    window. DIFFERENCE (DIFFERENCES.md): only the successor's `supersedes` (or the memory's own `valid_to`) closes a
+    memory; a `superseded_by` added by hand to one side closes nothing: both stay current, the link is flagged
+    `one_sided_link` (before, nothing flagged it) and `check --strict` fails."""
+    a = foo.remember(V1, "src/foo.ts::foo")
+    b = foo.remember("compute is called with one and two by foo for every dashboard total.", "src/foo.ts::foo")
+    assert foo.run("check", "--strict", check=False).returncode == 0
+    _edit(foo, a, links={"superseded_by": [b]})
+    out = foo.json("check")
+    assert sorted(i["id"] for i in out["data"]) == sorted([a, b])
+    assert [(p["id"], p["problem"]) for p in out["meta"]["link_problems"]] == [(a, "one_sided_link")]
+    assert foo.run("check", "--strict", check=False).returncode == 1
+    assert "one_sided_link" in foo.run("doctor", check=False).stdout
