@@ -75,6 +75,25 @@ def test_an_edited_trait_impl_is_not_masked_by_its_identical_twin(repo):
     ]
 
 
+def test_an_anchor_without_a_discriminator_on_identical_twins_stays_active_and_adopts_none(repo):
+    """limpet tests/anchor_golden.rs::legacy_anchor_keeps_its_null_slot_when_twins_prove_nothing — a memory
+    whose anchor names Router.route with no discriminator (its file edited by hand, as an older store
+    would hold it) while two impls carry the same body: active, and the memory file still stores no
+    discriminator (an ambiguous match is no evidence for one; reads never rewrite the file)."""
+    _router(repo, INGRESS, EGRESS_TWIN)
+    repo.commit("router")
+    mid = repo.remember("routing costs three units per hop", "router.rs::Router.route@Ingress")
+    path = next((repo.path / ".tether" / "memories").iterdir())
+    meta_text, body = path.read_text().split("\n---\n", 1)
+    meta = orjson.loads(meta_text[4:])
+    del meta["anchors"][0]["discriminator"]
+    raw = b"---\n" + orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n---\n" + body.encode()
+    path.write_bytes(raw)
+    assert verdict(repo, mid) == ("active", None)
+    assert "discriminator" not in stored_anchors(repo, mid)[0]
+    assert path.read_bytes() == raw
+
+
 def test_a_renamed_trait_relabels_the_slot(repo):
     """limpet tests/anchor_golden.rs::trait_rename_rewrites_the_slot_and_keeps_the_fqn — `impl Ingress` renamed
     `impl Inbound` (the Egress twin has a body of its own): active, same symbol and file, discriminator
