@@ -75,6 +75,17 @@ def test_an_edited_trait_impl_is_not_masked_by_its_identical_twin(repo):
     ]
 
 
+def _drop_discriminator(repo) -> bytes:
+    """Hand-edit the one memory file so its anchor stores no discriminator (as an older store would)."""
+    path = next((repo.path / ".tether" / "memories").iterdir())
+    meta_text, body = path.read_text().split("\n---\n", 1)
+    meta = orjson.loads(meta_text[4:])
+    del meta["anchors"][0]["discriminator"]
+    raw = b"---\n" + orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n---\n" + body.encode()
+    path.write_bytes(raw)
+    return raw
+
+
 def test_an_anchor_without_a_discriminator_on_identical_twins_stays_active_and_adopts_none(repo):
     """limpet tests/anchor_golden.rs::legacy_anchor_keeps_its_null_slot_when_twins_prove_nothing — a memory
     whose anchor names Router.route with no discriminator (its file edited by hand, as an older store
@@ -83,15 +94,24 @@ def test_an_anchor_without_a_discriminator_on_identical_twins_stays_active_and_a
     _router(repo, INGRESS, EGRESS_TWIN)
     repo.commit("router")
     mid = repo.remember("routing costs three units per hop", "router.rs::Router.route@Ingress")
-    path = next((repo.path / ".tether" / "memories").iterdir())
-    meta_text, body = path.read_text().split("\n---\n", 1)
-    meta = orjson.loads(meta_text[4:])
-    del meta["anchors"][0]["discriminator"]
-    raw = b"---\n" + orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n---\n" + body.encode()
-    path.write_bytes(raw)
+    raw = _drop_discriminator(repo)
     assert verdict(repo, mid) == ("active", None)
     assert "discriminator" not in stored_anchors(repo, mid)[0]
-    assert path.read_bytes() == raw
+    assert list(repo.memory_files().values()) == [raw]  # reads never rewrite the file
+
+
+def test_an_anchor_without_a_discriminator_beside_a_distinct_twin_still_stales_on_its_edit(repo):
+    """limpet tests/anchor_golden.rs::legacy_anchor_never_adopts_while_a_twin_shares_the_fqn — the same
+    discriminator-less anchor beside an Egress impl with a body of its own: active while untouched, no
+    discriminator adopted; editing the Ingress impl makes it stale body_edited."""
+    _router(repo, INGRESS, EGRESS_DISTINCT)
+    repo.commit("router")
+    mid = repo.remember("routing costs three units per hop", "router.rs::Router.route@Ingress")
+    _drop_discriminator(repo)
+    assert verdict(repo, mid) == ("active", None)
+    assert "discriminator" not in stored_anchors(repo, mid)[0]
+    _router(repo, INGRESS.replace("cost += hop * 3;", "cost += hop * 7;"), EGRESS_DISTINCT)
+    assert verdict(repo, mid) == ("stale", "body_edited")
 
 
 def test_a_renamed_trait_relabels_the_slot(repo):
