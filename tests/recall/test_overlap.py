@@ -42,3 +42,30 @@ def test_stating_fewer_of_the_same_numbers_is_no_conflict_and_a_different_number
         "enc.py::encode",
     )["data"]
     assert [c["reason"] for c in other["conflicts"]] == ["number_differs"]
+
+
+def test_the_same_claim_with_another_symbol_is_a_conflict_not_a_duplicate(repo):
+    """'+' against '%20' in otherwise identical claims on one anchor: both stored, the second flagged as
+    conflicting with the first, and recall marks both sides."""
+    repo.write("enc.py", CODE)
+    repo.commit("enc")
+    plus = repo.remember("encode writes a space in a query string as + for every form field.", "enc.py::encode")
+    out = repo.json(
+        "remember", "encode writes a space in a query string as %20 for every form field.", "--anchor", "enc.py::encode"
+    )["data"]
+    assert [(c["id"], c["reason"]) for c in out["conflicts"]] == [(plus, "symbol_differs")]
+    items = {
+        i["id"]: i for i in repo.json("recall", "how does encode write a space in a query string")["data"]["items"]
+    }
+    assert (items[plus]["conflicts"], items[out["id"]]["conflicts"]) == ([out["id"]], [plus])
+
+
+def test_a_restatement_with_the_same_symbols_is_still_a_duplicate(repo):
+    """The symbol check needs each side to state one the other lacks: the same `+` reworded is a duplicate."""
+    repo.write("enc.py", CODE)
+    repo.commit("enc")
+    first = repo.remember("encode writes a space in a query string as + for every form field.", "enc.py::encode")
+    err = repo.error(
+        "remember", "encode writes a space in a query string as + for every form field", "--anchor", "enc.py::encode"
+    )
+    assert err["code"] == "duplicate" and err["existing"] == first

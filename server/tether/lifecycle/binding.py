@@ -138,6 +138,7 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
         raise err(f"{rel} " + msg.format(path=rel, where=where), path=rel)
     _check_kind(spec, rel, row.language)
     symbols = index.symbols(rel)
+    spec = _at_in_name(spec, rel, symbols, row.language)
     named = _by_name(symbols, spec.name or "", row.language)
     if not named:
         what = {"key": "key", "section": "section or table row"}.get(spec.type, "symbol")
@@ -181,6 +182,26 @@ def bind(index: CodeIndex, root: Path, spec: AnchorSpec, cwd: str | None = None)
     # a discriminator is stored only where twins make it necessary; resolution treats it as a tie-break
     disc = s.discriminator if has_twin else None
     return Anchor(spec.type, rel, s.hash, s.end_byte - s.start_byte, s.qualname, disc, row.language), text
+
+
+def _at_in_name(spec: AnchorSpec, rel: str, symbols: list[Symbol], kind: str | None) -> AnchorSpec:
+    """A spec whose `@` is part of a name (Bash allows `function deploy@prod`): the symbol spelled
+    so, unless the `@` also reads as a discriminator naming a twin (`deploy@` beside `deploy`):
+    then it could mean either, and is refused rather than guessed."""
+    if spec.type != "symbol" or spec.discriminator is None:
+        return spec
+    whole = f"{spec.name}@{spec.discriminator}"
+    literal = [s for s in symbols if s.qualname == whole]
+    if not literal:
+        return spec
+    twins = [s for s in _by_name(symbols, spec.name or "", kind) if _disc_equal(spec.discriminator, s.discriminator)]
+    if twins:
+        forms = [typeable(spec.type, rel, s, _has_twin(symbols, s)) for s in twins]
+        raise AnchorAmbiguous(
+            f"{spec} names both the symbol {whole!r} and {', '.join(forms)}: rename one to anchor it",
+            candidates=[locator(spec.type, rel, whole, None), *forms],
+        )
+    return AnchorSpec(spec.type, spec.path, whole)
 
 
 def _check_kind(spec: AnchorSpec, rel: str, kind: str | None) -> None:

@@ -11,25 +11,24 @@ from datetime import datetime
 
 from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
-from tether.anchor.model import Symbol
 from tether.index.background import running, wait
 from tether.index.code_index import CodeIndex, FileRow
 from tether.index.db import transaction
 from tether.lifecycle.diff import alike, compact_diff, names_at, text_from_git
+from tether.lifecycle.entropy import (
+    FILE_LOW_ENTROPY_BITS,
+    LOW_ENTROPY_BITS,
+    file_bits,
+    symbol_bits,
+    too_trivial_to_follow,
+)
 from tether.lifecycle.formats import OldHashes, in_current_format, outdated
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
+from tether.lifecycle.twins import namesake_among, pick_twin
 from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
 from tether.store.memory import Anchor, Memory
 
-# Following a renamed or moved body needs evidence that the match is not a look-alike.
-# Calibrated on CPython's standard library without its tests (16,520 functions and methods;
-# `make bench` runs tests/bench/calibrate_entropy.py): 42% of bodies under 20 bits have an
-# identical twin somewhere in the library (`pass`, `return self._x`), and above 40 bits fewer
-# than 5% do. Between the two lie copy-paste families (generated codecs, identical accessors),
-# so the floor sits at 40: a missed follow costs a reanchor, a wrong one serves a look-alike.
-LOW_ENTROPY_BITS = 40.0
-FILE_LOW_ENTROPY_BITS = 20.0
 MAX_SNIPPET = 64_000
 # How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.
 SEARCH_TTL_S = 600.0
@@ -108,10 +107,19 @@ class Resolver:
             # are unknown, not deleted, and searching elsewhere would call them gone; it heals when read
             return Resolution(Status.STALE, Reason.FILE_UNPARSABLE, a.path, a.symbol, a.discriminator)
         cands = self.index.symbols(a.path, a.symbol) if row else []
-        for c in cands:
-            if c.hash == a.hash:
-                self._keep(a, c.start_byte, c.end_byte)
-                return Resolution(Status.ACTIVE, None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
+        here = [c for c in cands if c.hash == a.hash]
+        if here:
+            pick = pick_twin(a.discriminator, here, cands)
+            if pick.edited is not None:
+                return self._edited(a, commit, pick.edited)
+            if pick.ambiguous:
+                specs = tuple(_spec(a.type, a.path, c.qualname, c.discriminator) for c in pick.ambiguous)
+                return Resolution(
+                    Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, a.symbol, a.discriminator, candidates=specs
+                )
+            c = pick.found
+            self._keep(a, c.start_byte, c.end_byte)
+            return Resolution(Status.ACTIVE, None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
         # the twin whose discriminator matches exactly (ordinal included) first, then loosely
         same = twins_named(a.discriminator, cands, lambda c: c.discriminator)
         if len(same) == 1 or (len(cands) == 1 and a.discriminator is None):
@@ -184,8 +192,8 @@ class Resolver:
             went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
             return self._edited(a, commit, went[1], went[0]) if went is not None else None
         kept = self._kept_its_name(a, hits, commit)
-        if kept is None and len(hits) > 1 and not self._namesake_among(a, hits):
-            if self._symbol_bits(*hits[0]) < LOW_ENTROPY_BITS:
+        if kept is None and len(hits) > 1 and not namesake_among(a.symbol, hits):
+            if symbol_bits(self.index, *hits[0]) < LOW_ENTROPY_BITS:
                 # a trivial body (`sort_keys = True`) gone, with look-alikes under other names: deleted
                 return Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator)
         if kept is None and len(hits) > 1:
@@ -194,7 +202,7 @@ class Resolver:
                 Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, a.symbol, a.discriminator, candidates=specs
             )
         path, s = kept or hits[0]
-        if kept is None and self._symbol_bits(path, s) < LOW_ENTROPY_BITS:
+        if kept is None and symbol_bits(self.index, path, s) < LOW_ENTROPY_BITS:
             return Resolution(
                 Status.STALE,
                 Reason.LOW_ENTROPY,
@@ -246,42 +254,16 @@ class Resolver:
             return Resolution(Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path)
         if len(hits) > 1:
             return Resolution(Status.STALE, Reason.AMBIGUOUS_ANCHOR, a.path, candidates=tuple(h.path for h in hits))
-        if self._file_bits(hits[0].path) < FILE_LOW_ENTROPY_BITS:
+        if file_bits(self.index, hits[0].path) < FILE_LOW_ENTROPY_BITS:
             return Resolution(Status.STALE, Reason.LOW_ENTROPY, a.path, candidates=(hits[0].path,))
         self.index.remember_follow(a, hits[0].path, None, None)
         return Resolution(Status.ACTIVE, None, hits[0].path, followed=True)
 
     def too_trivial_to_follow(self, a: Anchor) -> bool:
-        """Whether the anchored body says too little to be followed if it moves (under the floor:
-        a move or rename of it will read `low_entropy`, never re-pointed). Asked at write time."""
-        if a.type == "file":
-            return self._file_bits(a.path) < FILE_LOW_ENTROPY_BITS
-        here = [s for s in self.index.symbols(a.path, a.symbol) if s.hash == a.hash]
-        return bool(here) and self._symbol_bits(a.path, here[0]) < LOW_ENTROPY_BITS
+        """Whether the anchored body is too trivial to be followed if it moves (asked at write time)."""
+        return too_trivial_to_follow(self.index, a)
 
     # -- helpers ----------------------------------------------------------------------------
-    def _symbol_bits(self, path: str, s: Symbol) -> float:
-        """How much a symbol says: kept by the index for sections and keys, measured now for code
-        (only of a symbol about to be followed), on the file as the index saw it."""
-        if s.entropy is not None:
-            return s.entropy
-        from tether.anchor.extract import analyze
-
-        data = self.index.read_bytes(path)
-        if data is None:
-            return 0.0  # gone since the index saw it: nothing to follow
-        for now in analyze(path, data, entropy=True).symbols:
-            if now.hash == s.hash and now.start_byte == s.start_byte and now.entropy is not None:
-                return now.entropy
-        return 0.0  # changed since the index saw it: not followed on a stale reading
-
-    def _file_bits(self, path: str) -> float:
-        """How much a file says, read now: asked only of a file about to be followed."""
-        from tether.anchor.extract import file_entropy
-
-        data = self.index.read_bytes(path)
-        return 0.0 if data is None else file_entropy(data)  # gone since the index saw it: nothing to follow
-
     def _search(self, a: Anchor, find):
         """Where else the anchored hash is, on an index brought up to date only when needed; None
         when that needed a sweep and the sweep stopped at the deadline (hits in part of the
@@ -324,11 +306,6 @@ class Resolver:
     def _stood_there(self, path: str, qualname: str, commit: str | None) -> bool:
         """Whether `path` held `qualname` at the anchored commit (asked of git; unknown: False)."""
         return commit is not None and qualname in names_at(self.index.root, commit, path)
-
-    @staticmethod
-    def _namesake_among(a: Anchor, hits: list) -> bool:
-        last = (a.symbol or "").rpartition(".")[2]
-        return any(s.qualname.rpartition(".")[2] == last for _, s in hits)
 
     def _namesake_new_since(self, a: Anchor, commit: str | None):
         """Moved and rewritten at once (`AppContext` to a new file, `push` rewritten): the anchored

@@ -63,7 +63,7 @@ def combine(results: list[Resolution]) -> tuple[Status, Reason | None]:
 
 @dataclass(frozen=True, slots=True)
 class LinkProblem:
-    """A broken link between memory files: `supersede_cycle` or `missing_link`."""
+    """A broken link between memory files: `supersede_cycle`, `one_sided_link` or `missing_link`."""
 
     memory_id: str
     problem: str

@@ -1,6 +1,7 @@
 """Write-time checks: a near-duplicate on the same anchor is refused; a same-topic memory that
-differs in a number (also one inside a word: col9, col10), a negation or the order of its words
-(sqlite over postgres, postgres over sqlite) is kept but reported as a possible conflict, and the
+differs in a number (also one inside a word: col9, col10), a negation, the order of its words
+(sqlite over postgres, postgres over sqlite) or, word for word alike, a symbol (`+` or `%20` for a
+space) is kept but reported as a possible conflict, and the
 new memory records it (`links.contradicts`) so recall marks both sides."""
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ TOPIC_SIMILARITY = 0.5
 SAME_ORDER = 0.5  # Dice over consecutive term pairs: below it the same words say something else
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*[A-Za-z_])")
 _IN_WORD = re.compile(r"\b(?=\w*\d)(?=\w*[^\W\d_])\w+\b")  # col10, v2, utf8: a number inside a word
+# A symbol a claim states (`+`, `%20`, `->`, `!=`): a run of signs other than a sentence's own
+# punctuation, with the word it prefixes; punctuation and quotes around it are not part of it.
+_SIGNS = re.compile(r"[^\w\s]+\w*")
+_HYPHENATED = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # percent-encoding is a word, not a sign
+_PUNCTUATION = ".,;:!?()[]{}\"'`"
 _WITH_UNIT = re.compile(r"^(\d+(?:\.\d+)?)(?:ms|s|m|h|d|k|kb|mb|gb|x|px|%)$")  # 30s, 2kb: the number
 # Words whose opposite in the other text makes the same words another claim (enabled / disabled).
 OPPOSITES = tuple(
@@ -58,7 +64,7 @@ class Overlap:
 
     memory: Memory
     similarity: float
-    reason: str  # duplicate | number_differs | negation_differs
+    reason: str  # duplicate | number_differs | negation_differs | order_differs | symbol_differs
 
     def to_dict(self) -> dict:
         return {
@@ -81,6 +87,16 @@ def numbers(text: str) -> set[str]:
     for w in _IN_WORD.findall(text):
         unit = _WITH_UNIT.match(w.lower())
         out.add(_number(unit.group(1)) if unit else w.lower())
+    return out
+
+
+def symbols(text: str) -> set[str]:
+    """The symbols a text states (`+`, `%20`, `->`), sentence punctuation left out."""
+    out = set()
+    for run in _SIGNS.findall(_HYPHENATED.sub("", text)):
+        run = run.strip(_PUNCTUATION)
+        if any(not (c.isalnum() or c == "_" or c in _PUNCTUATION) for c in run):
+            out.add(run)
     return out
 
 
@@ -115,6 +131,11 @@ def order_similarity(a: str, b: str) -> float:
     if not x or not y:
         return 1.0
     return 2 * len(x & y) / (len(x) + len(y))
+
+
+def _each_lacks(a: set[str], b: set[str]) -> bool:
+    """Each side states one the other does not (a conflict), not one a subset of the other."""
+    return bool(a - b) and bool(b - a)
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
@@ -165,6 +186,9 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
             conflicts.append(Overlap(old, sim, "negation_differs"))
         elif sim >= DUPLICATE_SIMILARITY and order_similarity(new.body, old.body) < SAME_ORDER:
             conflicts.append(Overlap(old, sim, "order_differs"))
+        elif sim >= DUPLICATE_SIMILARITY and _each_lacks(symbols(text), symbols(old_text)):
+            # the same words with another sign where it matters: `+` for a space, or `%20`
+            conflicts.append(Overlap(old, sim, "symbol_differs"))
         elif sim >= DUPLICATE_SIMILARITY and shared:
             if duplicate is None or sim > duplicate.similarity:
                 duplicate = Overlap(old, sim, "duplicate")

@@ -4,7 +4,8 @@ and which links are broken (a cycle, an id that names no memory).
 A live memory that `supersedes` another closes it, even if the write that sets the old one's
 `valid_to` was cut short by a crash: the successor is the truth. But a cycle (A supersedes B,
 B supersedes A, by hand or by a bad merge) has no successor to believe: its links close nothing,
-its memories stay visible, and `check` and `doctor` flag it. Stdlib only: the prompt hook's index
+its memories stay visible, and `check` and `doctor` flag it. So does a `superseded_by` whose
+target does not supersede the memory (a hand edit of one side): it closes nothing. Stdlib only: the prompt hook's index
 sync calls `closed_by_successor`.
 """
 
@@ -91,7 +92,8 @@ def current(memories: list) -> list:
 
 
 def problems(links: Mapping[str, Mapping[str, Iterable[str]]]) -> list[tuple[str, str, str]]:
-    """(memory id, problem, one line) for each broken link: `supersede_cycle`, `missing_link`."""
+    """(memory id, problem, one line) for each broken link: `supersede_cycle`, `one_sided_link` (a
+    `superseded_by` its target does not answer with `supersedes`), `missing_link`."""
     known = set(links)
     out = []
     cyclic = in_cycles({k: list(v.get("supersedes", ())) for k, v in links.items()})
@@ -106,6 +108,17 @@ def problems(links: Mapping[str, Mapping[str, Iterable[str]]]) -> list[tuple[str
             )
         )
     for mid in sorted(links):
+        for target in links[mid].get("superseded_by", ()):
+            if target in known and mid not in links[target].get("supersedes", ()):
+                # only the successor's `supersedes` (or the memory's own valid_to) closes a memory
+                out.append(
+                    (
+                        mid,
+                        "one_sided_link",
+                        f"superseded_by {target[:8]}, which does not supersede it: the link closes nothing; "
+                        "supersede or retire it",
+                    )
+                )
         for kind in LINK_KINDS:
             for target in links[mid].get(kind, ()):
                 if target not in known:

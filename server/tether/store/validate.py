@@ -79,6 +79,9 @@ def check_reason(reason: str | None) -> str | None:
     reads it (the gate's cost grows with the text)."""
     if reason is None:
         return None
+    if not reason.strip():
+        raise InvalidInput("the reason is blank: say why in one line, or give no reason")
+    reason = reason.strip()
     if len(reason) > MAX_SUMMARY_CHARS:
         raise InvalidInput(f"the reason is longer than {MAX_SUMMARY_CHARS} characters: say why in one line")
     return encodable(reason, "reason")

@@ -87,7 +87,7 @@ LAZY_IMPORTS = {
     "lifecycle/formats.py: tether.anchor.extract": "only an old hash format is re-hashed",
     "lifecycle/rename.py: tether.anchor.extract": "only a lost anchor looks for a rename",
     "lifecycle/resolve.py: difflib": "only a moved-and-edited anchor is compared",
-    "lifecycle/resolve.py: tether.anchor.extract": "a push resolves from the index; only a follow parses",
+    "lifecycle/entropy.py: tether.anchor.extract": "a push resolves from the index; only a follow parses",
     "recall/rows.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
     "recall/search.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
     "recall/search.py: tether.recall.semantic": "the embedding model (numpy): recall only, never the prompt hook",
