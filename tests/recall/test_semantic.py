@@ -167,3 +167,15 @@ def test_the_prompt_hook_and_the_cli_read_path_never_load_numpy(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "False"
+
+
+@needs_model
+def test_a_vector_store_that_cannot_be_opened_leaves_recall_lexical_not_failing(shop, tether_home):
+    """The vector store's place taken by a directory (unwritable, not damaged): recall answers on words."""
+    assert _recall(shop, "batch size of the scanner")[:1] == [BATCH]
+    for s in list(Path(tether_home).rglob("vectors.sqlite")):
+        s.unlink()
+        s.mkdir()
+    proc = shop.run("recall", "why is the batch size of the scanner fifty", "--json")
+    assert json.loads(proc.stdout)["data"]["items"][0]["summary"] == BATCH
+    assert "internal" not in proc.stdout + proc.stderr

@@ -275,7 +275,7 @@ class MemoryIndex:
             vectors.fill(self.conn, FILL_BUDGET_S)
             q = vectors.query(task)
             return {} if q is None else vectors.cosines(self.conn, q, where, args)
-        except sqlite3.OperationalError as e:  # the vector store busy or unwritable: words alone
+        except sqlite3.DatabaseError as e:  # the vector store busy, unwritable or damaged twice: words alone
             from tether.files import failure_log
 
             failure_log.record("semantic", e, self.root)

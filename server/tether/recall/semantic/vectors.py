@@ -36,21 +36,23 @@ def attach(conn: sqlite3.Connection) -> bool:
         return False
     path = os.path.join(os.path.dirname(main), VEC_DB)
     try:
-        conn.execute("ATTACH DATABASE ? AS vec", (path,))
-        conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
-    except sqlite3.DatabaseError:  # damaged: it is a cache, start it again
-        try:
-            conn.execute("DETACH DATABASE vec")
-        except sqlite3.DatabaseError:
-            pass
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            try:
-                os.unlink(path + suffix)
-            except OSError:
-                pass
-        conn.execute("ATTACH DATABASE ? AS vec", (path,))
-        conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
+        _open(conn, path)
+    except sqlite3.DatabaseError as e:
+        if not db.is_corrupt(e):
+            raise  # busy or unwritable: this recall goes without, the store stays
+        db.discard(path, str(e))  # damaged: it is a cache, start it again
+        _open(conn, path)
     return True
+
+
+def _open(conn: sqlite3.Connection, path: str) -> None:
+    try:
+        conn.execute("ATTACH DATABASE ? AS vec", (path,))
+        conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
+    except sqlite3.DatabaseError:
+        if "vec" in {row[1] for row in conn.execute("PRAGMA database_list")}:
+            conn.execute("DETACH DATABASE vec")
+        raise
 
 
 def pending(conn: sqlite3.Connection) -> int:
