@@ -30,6 +30,10 @@ TOP_BASE = BASE_CONFIDENCE_TOP  # the best a source can give: the prior's scale
 # With semantic recall, the text score is (1 - SEM_WEIGHT) x the words' score (as a share of the
 # best) + SEM_WEIGHT x the cosine of task and memory. Calibrated on the recall bench's training part.
 SEM_WEIGHT = 0.7
+# Below this cosine the model's similarity is noise (an unrelated question's nearest memory scored up
+# to 0.39 on the recall bench, a right one from 0.24): it neither joins the pool nor tells two
+# memories apart (both memories of a file in play, asked "what should I know here", stay level).
+SEM_MIN_COSINE = 0.3
 SEM_FLOOR_RATIO = 0.65  # the floor when the cosines are blended in: they lift every score, the weak ones too
 
 
@@ -57,6 +61,10 @@ class Search(namedtuple("Search", "candidates matched terms semantic", defaults=
 
 def decayed(base: float, verified_ts: float, now: float | None = None) -> float:
     return aged(base, ((now or time.time()) - verified_ts) / 86400)
+
+
+def _meaningful(cosine: float) -> float:
+    return cosine if cosine >= SEM_MIN_COSINE else 0.0
 
 
 def within_floor(
@@ -175,7 +183,8 @@ def rank(
     if sem:
         words_top = top
         scored = [
-            ((1 - SEM_WEIGHT) * s[0] / words_top + SEM_WEIGHT * max(0.0, sem.get(s[-1], 0.0)), *s[1:]) for s in scored
+            ((1 - SEM_WEIGHT) * s[0] / words_top + SEM_WEIGHT * _meaningful(sem.get(s[-1], 0.0)), *s[1:])
+            for s in scored
         ]
         top = max((s[0] for s in scored), default=0.0) or 1.0
     out = []

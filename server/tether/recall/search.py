@@ -25,7 +25,7 @@ from tether.files.locate import cache_dir
 from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
 from tether.recall.lexicon import alternates, phrase_terms
-from tether.recall.ranking import Candidate, Search, rank, tips
+from tether.recall.ranking import SEM_MIN_COSINE, Candidate, Search, rank, tips
 from tether.recall.rows import WEIGHTS, close_superseded, code_due, drop, fill_code, insert, parent_dir, save_stats
 from tether.recall.text import terms, unique
 from tether.store.links import CLOCK_SKEW_S
@@ -42,10 +42,8 @@ _CURRENT = "m.closed_ts IS NULL AND m.valid_from_ts <= ?"  # a future valid_from
 MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
 # Semantic recall (recall/semantic/): the memories nearest the task in meaning join the pool, at
-# most SEM_POOL of them and only from SEM_JOIN up (an unrelated question's nearest memory scored up
-# to 0.39 on the recall bench, a right one from 0.24: the words still decide what is weak).
+# most SEM_POOL of them, and only from ranking.SEM_MIN_COSINE up.
 SEM_POOL = 10
-SEM_JOIN = 0.3
 SEM_MIN_WORDS = 4  # a question in words; an identifier or two is the words' job (the model reads it as noise)
 FILL_BUDGET_S = 0.25  # memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
 
@@ -241,7 +239,7 @@ class MemoryIndex:
             else {}
         )
         for rid, cos in sorted(sem.items(), key=lambda x: -x[1])[:SEM_POOL]:
-            if cos >= SEM_JOIN and rid not in rids:
+            if cos >= SEM_MIN_COSINE and rid not in rids:
                 rids[rid] = None
                 matched += 1
         near: dict[int, str] = {}
