@@ -14,6 +14,7 @@ import marshal
 import os
 import sqlite3
 import sys
+from itertools import starmap
 
 from tether.anchor.content import bytes_hash
 from tether.files.stamps import change_stamp, trusted
@@ -51,7 +52,7 @@ def encode(m: Memory) -> bytes:
 
 def decode(blob: bytes) -> Memory:
     f = marshal.loads(blob)
-    return Memory(f[0], f[1], f[2], f[3], tuple(Anchor(*a) for a in f[4]), *f[5:])
+    return Memory(f[0], f[1], f[2], f[3], tuple(starmap(Anchor, f[4])), *f[5:])
 
 
 class ParsedCache:
