@@ -152,6 +152,7 @@ def run(small: bool = False) -> list[Table]:
         t = Tether(root)
         t.reindex()
         memories = write_memories(root, t, n_mem, rng)
+        time.sleep(RACY_WAIT)  # memory files older than the racy window, as a session finds them
         t.memindex.sync()
         t.check(with_diff=False)  # what SessionStart does first in every session (it fills the parsed-file cache)
         t.close()
