@@ -179,3 +179,31 @@ def test_a_vector_store_that_cannot_be_opened_leaves_recall_lexical_not_failing(
     proc = shop.run("recall", "why is the batch size of the scanner fifty", "--json")
     assert json.loads(proc.stdout)["data"]["items"][0]["summary"] == BATCH
     assert "internal" not in proc.stdout + proc.stderr
+
+
+@needs_model
+def test_memories_waiting_for_vectors_leave_recall_lexical_until_index_embeds_them(repo, monkeypatch):
+    """A pull of many memories: until every one has its vector, recall answers on words for all
+    alike (a half-embedded store would rank the embedded half first); doctor says what to run."""
+    repo.write("src/scanner.py", SCANNER)
+    repo.commit("scanner")
+    monkeypatch.setenv("TETHER_SEMANTIC", "off")
+    repo.remember(BATCH, "src/scanner.py::Scanner.scan")
+    monkeypatch.setenv("TETHER_SEMANTIC", "on")
+    monkeypatch.setenv("TETHER_EMBED_BUDGET_S", "0")  # no time to embed inside a recall
+    task = "why do we hand the work over in little groups of fifty?"
+    assert _recall(repo, task) == []
+    found = {f["check"]: f for f in repo.json("doctor", check=False)["data"]}["semantic recall"]
+    assert not found["ok"] and "1 memory waits for a vector" in found["detail"] and found["fix"] == "tether index"
+    assert "embedded 1 memories" in repo.run("index").stdout
+    assert _recall(repo, task)[:1] == [BATCH]
+
+
+@needs_model
+def test_a_deleted_vector_store_is_embedded_again_by_index(shop, tether_home):
+    """The vector store is a cache: deleted, the next `tether index` (or recall) fills it again."""
+    shop.run("index")
+    for s in list(Path(tether_home).rglob("vectors.sqlite")):
+        s.unlink()
+    assert "embedded 2 memories" in shop.run("index").stdout
+    assert _recall(shop, "why do we hand the work over in little groups of fifty?")[:1] == [BATCH]

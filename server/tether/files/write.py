@@ -6,12 +6,12 @@ Standard library `os`, `stat` and `json` only: the prompt hook writes its sessio
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import stat
 
 TEMP_PREFIX = ".tmp-"  # and 8 characters of [a-z2-7]: what store.files sweeps when a writer died
+_B32 = "abcdefghijklmnopqrstuvwxyz234567"  # base32's alphabet, lowercased (base64 would be one more import)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> None:
@@ -22,7 +22,8 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     os.makedirs(directory, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     while True:
-        tmp = os.path.join(directory, TEMP_PREFIX + base64.b32encode(os.urandom(5)).decode().lower())
+        bits = int.from_bytes(os.urandom(5), "big")  # 40 random bits, 8 base32 characters
+        tmp = os.path.join(directory, TEMP_PREFIX + "".join(_B32[(bits >> s) & 31] for s in range(35, -1, -5)))
         try:
             fd = os.open(tmp, flags, 0o644)
             break

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = "22"  # 22: memory vectors (vkey, vec_text); 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "23"  # 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS mem_parsed(
   name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, hash BLOB, codec TEXT,
   memory BLOB);
 CREATE TABLE IF NOT EXISTS mem_files(
-  name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT);
+  name TEXT PRIMARY KEY, mtime_ns INTEGER, change INTEGER, size INTEGER, checked_ns INTEGER, rid INTEGER, error TEXT,
+  hash BLOB);
 CREATE TABLE IF NOT EXISTS mems(
   rid INTEGER PRIMARY KEY, id TEXT, name TEXT, kind TEXT, summary TEXT, confidence REAL, verified_ts REAL,
   valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT, ctf TEXT, hashes TEXT, code_pending INTEGER,

@@ -7,14 +7,17 @@ first, and an existing locator whose hash differs is an edit (stale), never foll
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
+from tether.anchor.model import Symbol
 from tether.index.background import running, wait
 from tether.index.code_index import CodeIndex, FileRow
 from tether.index.db import transaction
-from tether.lifecycle.diff import alike, compact_diff, names_at, text_from_git
+from tether.index.named import named_symbols
+from tether.lifecycle.diff import alike, compact_diff, text_from_git
 from tether.lifecycle.entropy import (
     FILE_LOW_ENTROPY_BITS,
     LOW_ENTROPY_BITS,
@@ -23,6 +26,7 @@ from tether.lifecycle.entropy import (
     too_trivial_to_follow,
 )
 from tether.lifecycle.formats import OldHashes, in_current_format, outdated
+from tether.lifecycle.namesakes import kept_its_name, namesake_new_since, stood_there
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.twins import namesake_among, pick_twin
@@ -49,9 +53,20 @@ class Resolver:
         self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
         self._snippets: dict[str, tuple[str, int | None, int | None]] = {}  # hash -> where to read it
         self._old_hashes = OldHashes(index)
-        # each file's row, asked of the index once per resolver (10,000 memories share 1,000 files);
-        # forgotten when a sweep rewrites the index
+        # each file's row, asked once per resolver (10,000 memories share 1,000 files) until a sweep
         self._rows: dict[str, FileRow | None] = {}
+        # candidates asked in batches (`memories`): trusted while no file was re-read since
+        self._named: dict[tuple[str, str], list[Symbol]] = {}
+        self._named_at = -1
+
+    def memories(self, ms: Iterable[Memory], now: datetime | None = None) -> list[Verdict]:
+        """`memory` of each, every file asked first and their symbols a batch at a time."""
+        ms = list(ms)
+        anchors = [a for m in ms for a in m.anchors]
+        live = {a.path for a in anchors if (row := self._file_row(a.path)) is not None and row.skipped not in UNREAD}
+        wanted = ((a.path, a.symbol) for a in anchors if a.type != "file" and a.symbol and a.path in live)
+        self._named, self._named_at = named_symbols(self.index.conn, wanted), self.index.dirty
+        return [self.memory(m, now) for m in ms]
 
     def memory(self, m: Memory, now: datetime | None = None) -> Verdict:
         results = [self.anchor(a, m.commit) for a in m.anchors]
@@ -79,8 +94,7 @@ class Resolver:
         wanted = list(self._snippets)
         have: set[str] = set()
         for i in range(0, len(wanted), 500):
-            chunk = wanted[i : i + 500]
-            have.update(self.index.snippets_kept(chunk))
+            have.update(self.index.snippets_kept(wanted[i : i + 500]))
         texts = {}
         for h in wanted:
             if h not in have:
@@ -99,6 +113,10 @@ class Resolver:
             self._rows[path] = self.index.file(path)
         return self._rows[path]
 
+    def _candidates(self, a: Anchor) -> list[Symbol]:  # the anchored name's symbols in the anchored file
+        got = self._named.get((a.path, a.symbol)) if self._named_at == self.index.dirty else None  # type: ignore[arg-type]
+        return list(got) if got is not None else self.index.symbols(a.path, a.symbol)
+
     # -- symbols, sections, keys ------------------------------------------------------------
     def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
         row = self._file_row(a.path)
@@ -106,7 +124,7 @@ class Resolver:
             # a file that stopped parsing (a config mid-edit) or grew past the parse cap: its symbols
             # are unknown, not deleted, and searching elsewhere would call them gone; it heals when read
             return Resolution(Status.STALE, Reason.FILE_UNPARSABLE, a.path, a.symbol, a.discriminator)
-        cands = self.index.symbols(a.path, a.symbol) if row else []
+        cands = self._candidates(a) if row else []
         here = [c for c in cands if c.hash == a.hash]
         if here:
             pick = pick_twin(a.discriminator, here, cands)
@@ -186,12 +204,12 @@ class Resolver:
             if edited_there is not None:
                 # renamed or moved earlier, edited since: stale where it went, not deleted
                 return self._edited(a, commit, edited_there[1], edited_there[0])
-            moved = self._moved_and_edited(a) or self._namesake_new_since(a, commit)
+            moved = self._moved_and_edited(a) or namesake_new_since(self.index, a, commit)
             if moved is not None:
                 return self._edited(a, commit, moved[1], moved[0])
             went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
             return self._edited(a, commit, went[1], went[0]) if went is not None else None
-        kept = self._kept_its_name(a, hits, commit)
+        kept = kept_its_name(self.index, a, hits, commit)
         if kept is None and len(hits) > 1 and not namesake_among(a.symbol, hits):
             if symbol_bits(self.index, *hits[0]) < LOW_ENTROPY_BITS:
                 # a trivial body (`sort_keys = True`) gone, with look-alikes under other names: deleted
@@ -211,7 +229,7 @@ class Resolver:
                 a.discriminator,
                 candidates=(_spec(a.type, path, s.qualname, s.discriminator),),
             )
-        if kept is None and self._stood_there(path, s.qualname, commit):
+        if kept is None and stood_there(self.index.root, path, s.qualname, commit):
             # an identical body that stood there when the memory was written is a twin, not where the
             # anchored code went: the anchored code is gone
             return Resolution(
@@ -286,41 +304,6 @@ class Resolver:
         self.index.record_search(a.hash, stamp)
         return hits
 
-    def _kept_its_name(self, a: Anchor, hits: list, commit: str | None):
-        """The one hit with the anchor's name in a namesake of its vanished file: the file moved
-        (`git mv pkg src/pkg`), and name and file name vouch for a body too common (or too often
-        copied) to follow by its hash alone. Asked of git: that namesake must not have held the
-        name when the memory was written (then it was a neighbour, not where the file went)."""
-        if not a.symbol or commit is None or self.index.file(a.path) is not None:
-            return None
-        base = a.path.rpartition("/")[2]
-        named = [(p, s) for p, s in hits if s.qualname == a.symbol and p.rpartition("/")[2] == base]
-        same = twins_named(a.discriminator, named, lambda h: h[1].discriminator)
-        if len(same) != 1:
-            return None
-        root = self.index.root
-        if a.symbol not in names_at(root, commit, a.path) or a.symbol in names_at(root, commit, same[0][0]):
-            return None
-        return same[0]
-
-    def _stood_there(self, path: str, qualname: str, commit: str | None) -> bool:
-        """Whether `path` held `qualname` at the anchored commit (asked of git; unknown: False)."""
-        return commit is not None and qualname in names_at(self.index.root, commit, path)
-
-    def _namesake_new_since(self, a: Anchor, commit: str | None):
-        """Moved and rewritten at once (`AppContext` to a new file, `push` rewritten): the anchored
-        qualified name in exactly one other file, one that did not hold it at the anchored commit,
-        is where it went, however large the edit. Needs git and a qualified name (`Class.method`)."""
-        if commit is None or not a.symbol or "." not in a.symbol:
-            return None
-        found = [(p, s) for p, s in self.index.find_named(a.symbol) if p != a.path]
-        if len({p for p, _ in found}) != 1:
-            return None
-        same = twins_named(a.discriminator, found, lambda h: h[1].discriminator) or (found if len(found) == 1 else [])
-        if len(same) != 1 or self._stood_there(same[0][0], a.symbol, commit):
-            return None
-        return same[0]
-
     def _moved_and_edited(self, a: Anchor):
         """A file moved and edited at once (`git mv` + edits): the same name in one file of the
         same base name elsewhere is that symbol, stale where it went. Only when its file is gone:
@@ -371,6 +354,7 @@ class Resolver:
             wait(self.index.root)  # then the sweep below reads only what changed since
         done = self.index.sweep(deadline=self.deadline)
         self._rows.clear()
+        self._named.clear()
         self._swept = bool(done["complete"])
         self._cut_short = not self._swept
 

@@ -6,17 +6,18 @@ Stdlib only at import, like search.py: the prompt hook syncs the index before it
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import sqlite3
+import time
 
+from tether.errors import StoreCorrupt
 from tether.index.worker import change_stamp
 from tether.recall.text import code_terms, terms
 from tether.store.links import closed_by_successor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
-    import os
-
     from tether.store.memory import Memory
 
 # BM25F column weights: summary, body, tags, paths, symbols, and the anchored code's own words (its
@@ -38,20 +39,71 @@ def _ts(text: str | None) -> float | None:
         return None
 
 
+def parse(directory: str, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None, bytes | None]:
+    """One memory file read for the index: (name, stat, when read, the memory or None, why it was
+    refused, its bytes' hash: what a later read within the racy window compares, `same_bytes`)."""
+    from tether.anchor.content import bytes_hash
+    from tether.store.memory import loads, read_file
+
+    path = os.path.join(directory, name)
+    checked = time.time_ns()
+    try:
+        st, data = read_file(path)
+    except OSError as e:
+        return name, None, checked, None, f"unreadable: {e.strerror}", None
+    except StoreCorrupt as e:
+        try:
+            st = os.stat(path, follow_symlinks=False)
+        except OSError:
+            return name, None, checked, None, e.message, None
+        return name, st, checked, None, e.message, None
+    try:
+        return name, st, checked, loads(data, f".tether/memories/{name}"), None, bytes_hash(data)
+    except StoreCorrupt as e:
+        return name, st, checked, None, e.message, bytes_hash(data)
+
+
+def same_bytes(directory: str, name: str, digest: bytes | None) -> tuple[os.stat_result, int] | None:
+    """(stat, when read) of a file whose stat matched its row too recently to trust, read again: if
+    its bytes still hash to `digest`, it is indexed as it stands and only its row's stamp is renewed."""
+    from tether.anchor.content import bytes_hash
+    from tether.store.memory import read_file
+
+    checked = time.time_ns()
+    try:
+        st, data = read_file(os.path.join(directory, name))
+    except (OSError, StoreCorrupt):
+        return None
+    return (st, checked) if digest is not None and bytes_hash(data) == digest else None
+
+
 def drop(conn: sqlite3.Connection, name: str) -> None:
     got = conn.execute("SELECT rid FROM mem_files WHERE name=?", (name,)).fetchone()
     conn.execute("DELETE FROM mem_files WHERE name=?", (name,))
     if got and got[0] is not None:
         rid = got[0]
-        conn.execute("DELETE FROM vec_text WHERE key IN (SELECT vkey FROM mems WHERE rid=?)", (rid,))
+        conn.execute(  # its text, unless another memory says the same
+            "DELETE FROM vec_text WHERE key IN (SELECT vkey FROM mems WHERE rid=?) "
+            "AND NOT EXISTS (SELECT 1 FROM mems o WHERE o.vkey = vec_text.key AND o.rid != ?)",
+            (rid, rid),
+        )
         for table in ("mems", "mem_paths", "mem_links", "mem_contradicts"):
             conn.execute(f"DELETE FROM {table} WHERE rid=?", (rid,))
         conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
 
 
 def insert(
-    conn: sqlite3.Connection, name: str, st: os.stat_result | None, checked: int, m: Memory | None, error: str | None
+    conn: sqlite3.Connection,
+    name: str,
+    st: os.stat_result | None,
+    checked: int,
+    m: Memory | None,
+    error: str | None,
+    digest: bytes | None = None,
+    fields: dict | None = None,
 ) -> None:
+    """Index one memory file (`m`, or the `error` that refused it). `fields`: code fields already
+    made in this batch, by anchor hashes (many memories share an anchor: its code is split once)."""
     if st is None:
         return  # vanished between the scan and the read: the next sync sees it gone
     rid = None
@@ -74,7 +126,10 @@ def insert(
         ).lastrowid
         symbols = " ".join(a.symbol or "" for a in m.anchors)
         hashes = list(dict.fromkeys(a.hash for a in m.anchors if a.hash))
-        code, missing = _code(conn, hashes)
+        key, fields = tuple(hashes), {} if fields is None else fields
+        if key not in fields:
+            fields[key] = _code(_snippets(conn, set(hashes)), hashes)
+        code, missing = fields[key]
         cols = (
             terms(m.summary),
             terms(m.body),
@@ -88,6 +143,7 @@ def insert(
             "UPDATE mems SET hashes=?, code_pending=?, vkey=? WHERE rid=?", (_json(hashes), int(missing), vkey, rid)
         )
         conn.execute("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", (vkey, vector_text(m.summary, m.body)))
+        conn.execute("DELETE FROM meta WHERE key='vec_complete'")  # the next recall embeds it first
         _index_text(conn, rid, cols)  # type: ignore[arg-type]  # lastrowid of an INSERT is set
         conn.executemany(
             "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
@@ -101,8 +157,9 @@ def insert(
             [(rid, t) for t in m.links.get("contradicts", [])],
         )
     conn.execute(
-        "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error) VALUES(?,?,?,?,?,?,?)",
-        (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error),
+        "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error, hash) "
+        "VALUES(?,?,?,?,?,?,?,?)",
+        (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error, digest),
     )
 
 
@@ -133,17 +190,21 @@ def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...])
     conn.execute("UPDATE mems SET dl=?, tf=?, ctf=? WHERE rid=?", (dl, _json(tf), _json(ctf), rid))
 
 
-def _code(conn: sqlite3.Connection, hashes: list[str]) -> tuple[list[str], bool]:
-    """The code field from the anchored text the cache keeps (snippets, by hash), and whether some
-    anchor's text is not there yet (a memory pulled before anything resolved its anchors)."""
-    texts, missing = [], False
-    for h in hashes:
-        row = conn.execute("SELECT text FROM snippets WHERE hash=?", (h,)).fetchone()
-        if row is None:
-            missing = True
-        else:
-            texts.append(row[0])
-    return code_terms(texts), missing
+def _code(texts: dict[str, str], hashes: list[str]) -> tuple[list[str], bool]:
+    """The code field from the anchored text the cache keeps (`texts`: snippets by hash), and
+    whether some anchor's text is not there yet (a memory pulled before anything resolved its anchors)."""
+    return code_terms([texts[h] for h in hashes if h in texts]), any(h not in texts for h in hashes)
+
+
+def _snippets(conn: sqlite3.Connection, hashes: set[str]) -> dict[str, str]:
+    """The kept text of each of `hashes` that has some, asked 500 at a time."""
+    wanted = list(hashes)
+    out: dict[str, str] = {}
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        out.update(conn.execute(f"SELECT hash, text FROM snippets WHERE hash IN ({marks})", chunk).fetchall())
+    return out
 
 
 FILL_BATCH = 500  # memories given their code field per search, at most
@@ -159,22 +220,27 @@ def code_due(conn: sqlite3.Connection) -> int | None:
     return None if seen is not None and int(seen[0]) >= newest else newest
 
 
-def fill_code(conn: sqlite3.Connection) -> int:
+def fill_code(conn: sqlite3.Connection, batch: int | None = None) -> int:
     """Give memories indexed before their anchored text was cached their code field (see code_due).
-    Returns how many memories were re-indexed."""
-    newest = code_due(conn)
+    `batch`: at most this many (default FILL_BATCH). Returns how many memories were re-indexed."""
+    done, batch = 0, FILL_BATCH if batch is None else batch
+    newest = code_due(conn) if batch > 0 else None
     if newest is None:
         return 0
-    done = 0
     got = conn.execute("SELECT value FROM meta WHERE key='code_cursor'").fetchone()
     cursor = int(got[0]) if got else 0
     # a batch per search, from where the last one stopped: a hook after a pull of 10,000 memories
     # must not re-index them all inside its budget
     pending = conn.execute(
-        "SELECT rid, hashes FROM mems WHERE code_pending=1 AND rid > ? ORDER BY rid LIMIT ?", (cursor, FILL_BATCH)
+        "SELECT rid, hashes FROM mems WHERE code_pending=1 AND rid > ? ORDER BY rid LIMIT ?", (cursor, batch)
     ).fetchall()
-    for rid, hashes_json in pending:
-        code, missing = _code(conn, json.loads(hashes_json or "[]"))
+    anchored = [(rid, tuple(json.loads(hashes_json or "[]"))) for rid, hashes_json in pending]
+    texts = _snippets(conn, {h for _, hashes in anchored for h in hashes})
+    fields: dict[tuple[str, ...], tuple[list[str], bool]] = {}  # memories on the same anchors share one
+    for rid, hashes in anchored:
+        if hashes not in fields:
+            fields[hashes] = _code(texts, list(hashes))
+        code, missing = fields[hashes]
         if not code:
             if not missing:
                 conn.execute("UPDATE mems SET code_pending=0 WHERE rid=?", (rid,))
@@ -186,7 +252,7 @@ def fill_code(conn: sqlite3.Connection) -> int:
         _index_text(conn, rid, (*(col.split() for col in row), code))
         conn.execute("UPDATE mems SET code_pending=? WHERE rid=?", (int(missing), rid))
         done += 1
-    if len(pending) < FILL_BATCH:  # the whole list seen: wait for new snippets before looking again
+    if len(pending) < batch:  # the whole list seen: wait for new snippets before looking again
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('code_seen', ?)", (str(newest),))
         cursor = 0
     else:

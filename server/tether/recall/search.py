@@ -26,8 +26,20 @@ from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
 from tether.recall.lexicon import alternates, phrase_terms
 from tether.recall.ranking import SEM_MIN_COSINE, Candidate, Search, rank, tips
-from tether.recall.rows import WEIGHTS, close_superseded, code_due, drop, fill_code, insert, parent_dir, save_stats
+from tether.recall.rows import (
+    WEIGHTS,
+    close_superseded,
+    code_due,
+    drop,
+    fill_code,
+    insert,
+    parent_dir,
+    parse,
+    same_bytes,
+    save_stats,
+)
 from tether.recall.text import terms, unique
+from tether.settings import env_float
 from tether.store.links import CLOCK_SKEW_S
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -45,7 +57,8 @@ MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
 # most SEM_POOL of them, and only from ranking.SEM_MIN_COSINE up.
 SEM_POOL = 10
 SEM_MIN_WORDS = 4  # a question in words; an identifier or two is the words' job (the model reads it as noise)
-FILL_BUDGET_S = 0.25  # memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
+# memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
+FILL_BUDGET_S = env_float("TETHER_EMBED_BUDGET_S", 0.25, minimum=0.0)
 
 
 class MemoryIndex:
@@ -86,9 +99,10 @@ class MemoryIndex:
                 return {"parsed": 0, "removed": 0, "partial": False}
         scan_ns = time.time_ns()
         known = {
-            r[0]: r[1:] for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns FROM mem_files")
+            r[0]: r[1:]
+            for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns, hash FROM mem_files")
         }
-        changed, present, sizes = [], set(), {}
+        changed, present, sizes, racy = [], set(), {}, []
         if dst is not None:
             with os.scandir(self.dir) as it:
                 for e in it:
@@ -102,17 +116,24 @@ class MemoryIndex:
                         continue
                     present.add(e.name)
                     k = known.get(e.name)
-                    if (
-                        k
-                        and k[0] == st.st_mtime_ns
-                        and k[1] == change_stamp(st)
-                        and k[2] == st.st_size
-                        and (max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS)
-                    ):
-                        continue
-                    changed.append(e.name)
                     sizes[e.name] = st.st_size
+                    if k and k[0] == st.st_mtime_ns and k[1] == change_stamp(st) and k[2] == st.st_size:
+                        if max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS:
+                            continue
+                        racy.append(e.name)  # the stat says unchanged, but too recently to trust
+                    else:
+                        changed.append(e.name)
         gone = [n for n in known if n not in present]
+        # a racy file is read again: the same bytes (a second read right after a pull) renew its row's
+        # stamp; other bytes are parsed and indexed anew
+        restamp = []
+        for name in racy:
+            got = same_bytes(self.dir, name, known[name][4])
+            if got is None:
+                changed.append(name)
+            else:
+                st, checked = got
+                restamp.append((st.st_mtime_ns, change_stamp(st), st.st_size, checked, name, known[name][4]))
         # files never indexed first: a budgeted sync must not spend itself re-reading the ones it
         # just read, which stay "racy" (possibly rewritten unseen) for a moment after their write
         changed.sort(key=lambda name: (name in known, name))
@@ -126,16 +147,21 @@ class MemoryIndex:
                 if spent > max_bytes and i:
                     changed, partial = changed[:i], True
                     break
-        parsed = [self._parse(n) for n in changed]
+        parsed = [parse(self.dir, n) for n in changed]
         with db.transaction(self.conn):
+            # only a row still holding the bytes read (another process may have re-indexed it since)
+            self.conn.executemany(
+                "UPDATE mem_files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE name=? AND hash=?", restamp
+            )
             # Concurrent processes scan the same new files: whatever another one indexed, at the very
             # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
             parsed = [item for item in parsed if not self._current(*item[:3])]
             changed = [item[0] for item in parsed]
             for name in gone + changed:
                 drop(self.conn, name)
+            fields: dict = {}  # code fields by anchor hashes, made once per sync
             for item in parsed:
-                insert(self.conn, *item)
+                insert(self.conn, *item, fields)
             if gone or changed:
                 close_superseded(self.conn)
                 save_stats(self.conn)
@@ -144,23 +170,6 @@ class MemoryIndex:
                     "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",)
                 )
         return {"parsed": len(changed), "removed": len(gone), "partial": partial}
-
-    def _parse(self, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None]:
-        from tether.store.memory import load_file
-
-        path = os.path.join(self.dir, name)
-        checked = time.time_ns()
-        try:
-            st, m = load_file(path, f".tether/memories/{name}")
-        except OSError as e:
-            return name, None, checked, None, f"unreadable: {e.strerror}"
-        except StoreCorrupt as e:
-            try:
-                st = os.stat(path, follow_symlinks=False)
-            except OSError:
-                return name, None, checked, None, e.message
-            return name, st, checked, None, e.message
-        return name, st, checked, m, None
 
     def _current(self, name: str, st: os.stat_result | None, checked: int) -> bool:
         """Whether the row for `name` was written from the same stat by a read no older than ours."""
@@ -181,17 +190,18 @@ class MemoryIndex:
         pool: int = POOL,
         sync: bool = True,
         expand: bool = True,
+        fill: int | None = None,
         semantic: bool = False,
     ) -> Search:
         """Rank memories for a task: BM25F x term coverage x files in play x kind x base confidence.
         `expand`: let the lexicon's alternates and the anchored code's words match too (push-recall,
-        which must be sure, does not). `semantic`: blend in the embedding model's cosines (recall
-        only: the prompt hook never loads the model)."""
+        which must be sure, does not). `fill`: memories given their code field first, at most (rows.FILL_BATCH).
+        `semantic`: blend in the embedding model's cosines (recall only: the prompt hook never loads the model)."""
         if sync:
             self.sync()
         if code_due(self.conn) is not None:
             with db.transaction(self.conn):
-                fill_code(self.conn)
+                fill_code(self.conn, fill)
         files = self._rel_files(files)
         where, args = self._filters(kinds, as_of)
         q, df, n, alt = self._query_terms(task[:MAX_SEARCH_CHARS], expand)
@@ -271,6 +281,8 @@ class MemoryIndex:
             if not vectors.attach(self.conn):
                 return {}
             vectors.fill(self.conn, FILL_BUDGET_S)
+            if not vectors.complete(self.conn):
+                return {}  # some memories wait for their vectors (`tether index`): words alone, for all alike
             q = vectors.query(task)
             return {} if q is None else vectors.cosines(self.conn, q, where, args)
         except sqlite3.DatabaseError as e:  # the vector store busy, unwritable or damaged twice: words alone
@@ -278,6 +290,21 @@ class MemoryIndex:
 
             failure_log.record("semantic", e, self.root)
             return {}
+
+    def vectors_pending(self) -> int | None:
+        """Memories waiting for their vector; None when the model is not there."""
+        from tether.recall.semantic import encoder, wanted
+
+        if not wanted() or encoder() is None:
+            return None
+        from tether.recall.semantic import vectors
+
+        self.sync()
+        return vectors.pending(self.conn) if vectors.attach(self.conn) else None
+
+    def embed_written(self) -> int:
+        """Embed what a write just added, within a recall's budget (FILL_BUDGET_S)."""
+        return self.fill_vectors(FILL_BUDGET_S)
 
     def fill_vectors(self, budget_s: float | None = None) -> int:
         """Embed the memories still waiting for a vector (all of them by default); how many were."""
@@ -395,11 +422,17 @@ class MemoryIndex:
         return m if m is not None and m.id == c.memory_id else None
 
     def read(self, filename: str) -> Memory | None:
-        """A memory file (repo-relative name) parsed now; None if it is gone or unreadable."""
+        """A memory file (repo-relative name) as it is now, from the parsed-file cache when its stat
+        says it is unchanged (store/parsed.py), else parsed; None if it is gone or unreadable."""
         from tether.store.memory import load_file
+        from tether.store.parsed import cached
 
+        path = os.path.join(self.root, filename)
+        m = cached(self.conn, os.path.basename(path), path) if os.path.dirname(path) == self.dir else None
+        if m is not None:
+            return m
         try:
-            return load_file(os.path.join(self.root, filename), filename)[1]
+            return load_file(path, filename)[1]
         except (OSError, StoreCorrupt):
             return None
 

@@ -169,6 +169,9 @@ class Store:
             parsed.flush()
         # Two files, one id: the one named as tether names it (`...--<id prefix>.md`) is the memory,
         # the other the copy, whichever sorts first; ids are hex, so `1D62CEDD-...` is `1d62cedd-...`.
+        ids = [m.id.lower() for _, m in found]
+        if len(set(ids)) == len(ids):  # the usual case, no id twice: nothing to sort out
+            return [m for _, m in found], bad
         keeper: dict[str, str] = {}
         for rel, m in sorted(found, key=lambda p: (not p[0].lower().endswith(f"--{p[1].id[:8].lower()}.md"), p[0])):
             keeper.setdefault(m.id.lower(), rel)

@@ -7,8 +7,6 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 
-import orjson
-
 from tether.anchor.locator import locator
 from tether.errors import StoreCorrupt
 from tether.files.private import private_path
@@ -138,6 +136,8 @@ def new_id() -> str:
 
 def dumps(memory: Memory) -> bytes:
     """The file's bytes: orjson front matter (indent 2, sorted keys) fenced by `---`, then the body."""
+    import orjson  # writes and parses only: a push served from the parsed-file cache never loads it (nor uuid)
+
     head = orjson.dumps(memory.front_matter(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
     body = memory.body.rstrip("\n")
     return b"---\n" + head + b"\n---\n" + body.encode("utf-8") + b"\n"
@@ -213,6 +213,8 @@ def loads(data: bytes, filename: str | None = None) -> Memory:
         else:
             raise StoreCorrupt("front matter is not closed by a '---' line")
     head, body = text[len(FENCE) + 1 : end], text[end + len(FENCE) + 2 :]
+    import orjson  # as in dumps
+
     try:
         meta = orjson.loads(head)
     except orjson.JSONDecodeError as e:

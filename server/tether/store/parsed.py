@@ -13,7 +13,9 @@ from __future__ import annotations
 import marshal
 import os
 import sqlite3
+import stat
 import sys
+from itertools import starmap
 
 from tether.anchor.content import bytes_hash
 from tether.files.stamps import change_stamp, trusted
@@ -51,7 +53,7 @@ def encode(m: Memory) -> bytes:
 
 def decode(blob: bytes) -> Memory:
     f = marshal.loads(blob)
-    return Memory(f[0], f[1], f[2], f[3], tuple(Anchor(*a) for a in f[4]), *f[5:])
+    return Memory(f[0], f[1], f[2], f[3], tuple(starmap(Anchor, f[4])), *f[5:])
 
 
 class ParsedCache:
@@ -107,6 +109,21 @@ class ParsedCache:
             raise
         self.conn.execute("COMMIT")
         self._put = []
+
+
+def cached(conn: sqlite3.Connection, name: str, path: str) -> Memory | None:
+    """The memory parsed before from the file at `path` (`name` in the memories directory) when its
+    stat says it cannot have changed since, as `ParsedCache.unchanged` trusts it; else None."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    row = conn.execute(
+        "SELECT mtime_ns, change, size, checked_ns, memory FROM mem_parsed WHERE name=? AND codec=?", (name, CODEC)
+    ).fetchone()
+    if row is None or not stat.S_ISREG(st.st_mode) or row[:3] != (st.st_mtime_ns, change_stamp(st), st.st_size):
+        return None
+    return _decoded(row[4]) if trusted(st, row[3]) else None
 
 
 def _decoded(blob: bytes) -> Memory | None:

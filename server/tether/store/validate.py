@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable
 
 from tether.errors import InvalidInput
@@ -64,6 +63,8 @@ def check_evidence(command: str | None) -> str | None:
     if command is None or not command.strip():
         return None
     try:
+        import shlex  # only a write with evidence splits a command line
+
         words = shlex.split(command)
     except ValueError:
         words = [command]  # unbalanced quotes: the shell's error is the user's to see when it runs

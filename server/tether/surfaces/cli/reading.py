@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from tether.errors import InvalidInput
-from tether.lifecycle.changes import repo_prefix
 from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
 from tether.store.links import superseded as superseded_ids
-from tether.surfaces.cli import ci, render
+from tether.surfaces.cli import render
 from tether.surfaces.cli.args import Add, repository
 from tether.surfaces.cli.output import Result, to_json
 
@@ -70,6 +69,10 @@ def check(args) -> Result:
     if args.format != "text" and args.json:
         raise InvalidInput("check: --json and --format are two outputs: give one")
     if args.format in ("github", "sarif"):
+        # CI output only: git (subprocess) and the SARIF shapes load for it, never for `check --json`
+        from tether.lifecycle.changes import repo_prefix
+        from tether.surfaces.cli import ci
+
         prefix = repo_prefix(t.root) or ""  # CI names files from the repository's top, tether from the store's
         if args.format == "sarif":
             return Result(env, to_json(ci.sarif(verdicts, bad, args.strict, prefix)).decode(), code)
@@ -90,7 +93,7 @@ def ls(args) -> Result:
     if args.kind:
         mems = [m for m in mems if m.kind == args.kind]
     r = t.resolver(with_diff=False)
-    verdicts = [r.memory(m) for m in mems]
+    verdicts = r.memories(mems)
     r.flush()
     rows, data = [], []
     for v in verdicts:

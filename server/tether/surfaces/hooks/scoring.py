@@ -33,6 +33,9 @@ MAX_PROMPT_CHARS = 4000  # a pasted log is not a question about a memory: score 
 # Memory text a hook parses into the search index per run, at most (~2,000 typical 1 KB memory files,
 # about a second): after a `git pull` of 10,000 memories each prompt indexes its share, none times out.
 SYNC_BYTES = 2 * 1024 * 1024
+# Memories given their code field per hook search (a CLI's or the MCP server's gives 500): after a
+# pull of 10,000, each prompt pays ~10 ms of the catch-up, not ~50 (recall/rows.py, fill_code).
+FILL = 100
 
 # Something path-like as typed in a prompt: has a slash or a dotted extension.
 _PATHISH = re.compile(r"[\w@~.+-]*(?:/[\w@.+-]+)+/?|[\w@+-][\w@.+-]*\.[A-Za-z0-9]{1,8}\b")
@@ -59,7 +62,7 @@ class PushIndex:
 
     def candidates(self, prompt: str) -> list[tuple[str, float]]:
         """THE SCORER ADAPTER: the recall engine's ranking score for the prompt, best first."""
-        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False, expand=False)  # its own words only
+        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False, expand=False, fill=FILL)  # its own words only
         out = []
         for c in found.candidates:
             if c.closed_at is None and c.text > 0:  # a match on text, never only on a file in play
@@ -71,7 +74,7 @@ class PushIndex:
     def agrees(self, prompt: str, memory_id: str) -> bool:
         """Whether recall's full ranking (the lexicon's alternates and the anchored code's words
         included) also puts `memory_id` first among current text matches: a push both agree on."""
-        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False)
+        found = self.index.search(prompt[:MAX_PROMPT_CHARS], sync=False, fill=FILL)
         top = next((c for c in found.candidates if c.closed_at is None and c.text > 0), None)
         return top is not None and top.memory_id == memory_id
 

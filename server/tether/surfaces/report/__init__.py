@@ -67,11 +67,11 @@ def gather(t) -> dict[str, Any]:
     closed = [m for m in mems if not (m.live and m.id not in superseded)]
     verdicts: list[Verdict] = []
     r = t.resolver(with_diff=True)
-    verdicts += [r.memory(m) for m in live]
+    verdicts += r.memories(live)
     r.flush()
     if closed:  # history: where its anchors are now, without diffs nobody acts on
         r = t.resolver(with_diff=False)
-        verdicts += [r.memory(m) for m in closed]
+        verdicts += r.memories(closed)
         r.flush()
     usage, usage_note = usage_counts(t.root, [m.id for m in mems])
     chains = supersession_chains(mems)

@@ -1,27 +1,19 @@
-"""The library: one object per repository that every adapter (CLI, MCP, hooks) drives."""
+"""The library: one object per repository that every adapter (CLI, MCP, hooks) drives. Its reads are
+`Reads` (service/reading.py); the writes (remember, reanchor, supersede, retire, import) are here."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
 
-from tether.errors import Conflict, Duplicate, InvalidInput, NotFound
-from tether.files.paths import cache_dir, find_root, repo_relative
+from tether.errors import Conflict, Duplicate, InvalidInput, NotFound, TetherError
 from tether.index import db
-from tether.index.code_index import CodeIndex
 from tether.lifecycle.diff import head_commit
 from tether.lifecycle.formats import upgrade
 from tether.lifecycle.rebind import current_specs, merge_anchors
-from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET, Resolver
-from tether.lifecycle.verdicts import LinkProblem, Verdict
-from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
-from tether.recall.search import MemoryIndex
-from tether.store import links
+from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET
+from tether.service.reading import Checked, Reads
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
-from tether.store.files import Quarantined, Store
 from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time
 from tether.store.validate import (
     MAX_SUMMARY_CHARS,
@@ -35,154 +27,11 @@ from tether.store.validate import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:
-    from typing import Any
-
-    from tether.lifecycle.affected import Affected
     from tether.recall.overlap import Overlap
 
 
-@dataclass(frozen=True, slots=True)
-class Checked:
-    """What `check` found: every verdict, the files that would not parse, the broken links.
-    (A docstring keeps `dataclasses` from asking `inspect` for one: tether/lazy.py.)"""
-
-    verdicts: tuple[Verdict, ...]
-    quarantined: tuple[Quarantined, ...]
-    link_problems: tuple[LinkProblem, ...] = ()
-
-
-class Tether:
-    def __init__(self, root: str | Path | None = None, cwd: str | None = None) -> None:
-        self.root = find_root(root, cwd)
-        self.cwd = cwd
-        self.store = Store(self.root, lambda: self.index.conn)  # parsed files kept in the cache
-        self._index: CodeIndex | None = None
-        self._memindex: MemoryIndex | None = None
-        self.conflicts: list[Overlap] = []  # what the last `remember` may contradict, found before it wrote
-        self.anchor_changes: list[tuple[str, str, str | None]] = []  # the last `reanchor`'s, see merge_anchors
-        self.warnings: list[str] = []  # what the last `remember` stored but a reader should know
-
-    # -- plumbing -----------------------------------------------------------------------------
-    @property
-    def index(self) -> CodeIndex:
-        if self._index is None:
-            conn = db.connect(cache_dir(self.root) / "cache.sqlite")
-            self._index = CodeIndex(self.root, conn)
-        return self._index
-
-    @property
-    def memindex(self) -> MemoryIndex:
-        """The memory full-text index, in the same cache database as the code index."""
-        if self._memindex is None:
-            self._memindex = MemoryIndex(self.root, self.index.conn)
-        return self._memindex
-
-    def close(self) -> None:
-        self._memindex = None
-        if self._index is not None:
-            self._index.conn.close()
-            self._index = None
-
-    def resolver(self, with_diff: bool = True, deadline: float | None = None) -> Resolver:
-        return Resolver(self.index, with_diff, deadline)
-
-    def freshness(self) -> dict:
-        """`indexed_at`: when the files behind this answer were last compared with the working tree
-        (now, for anchors this call resolved; else the last full sweep). It follows writes, so a
-        damaged cache found here is discarded (the next call rebuilds it), never an error."""
-        try:
-            at = self.index.checked_at or self.index.indexed_at()
-        except sqlite3.DatabaseError as e:
-            if not db.is_corrupt(e):
-                raise
-            self.close()
-            db.discard_opened(str(e))
-            return {"indexed_at": None, "dirty": 0, "swept": False}
-        stamp = None
-        if at is not None:
-            stamp = datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-        return {"indexed_at": stamp, "dirty": self.index.dirty, "swept": self.index.swept}
-
-    def memories(self, include_closed: bool = False) -> tuple[list[Memory], list[Quarantined]]:
-        """Parsed memories (live only by default) and quarantined files.
-
-        A memory named in a live memory's `supersedes` is closed even if a crash interrupted
-        the write that closes it: the successor is the truth.
-        """
-        return self.store.memories(include_closed)
-
-    # -- reading ------------------------------------------------------------------------------
-    def check(
-        self, ids: Iterable[str] = (), paths: Iterable[str] = (), with_diff: bool = True, deadline: float | None = None
-    ) -> Checked:
-        """Every live memory (or those named, or anchored under `paths`) as it resolves now.
-        `deadline`: see `Resolver`; an anchor that needed the rest of the sweep is `search_incomplete`."""
-        everything, bad = self.store.load()
-        problems = tuple(self.link_problems(everything))
-        mems = links.current(everything)
-        ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
-        if ids:
-            wanted = {self.store.get(i, mems).id for i in ids}
-            mems = [m for m in mems if m.id in wanted]
-        if paths:
-            mems = [m for m in mems if any(_under(a.path, p) for a in m.anchors for p in paths)]
-        r = self.resolver(with_diff, deadline)
-        verdicts = tuple(r.memory(m) for m in mems)
-        r.flush()
-        if ids or paths:
-            shown = {v.memory.id for v in verdicts}
-            problems = tuple(p for p in problems if p.memory_id in shown)
-        return Checked(verdicts, tuple(bad), problems)
-
-    def link_problems(self, mems: list[Memory] | None = None) -> list[LinkProblem]:
-        """Supersede cycles and links to ids that name no memory, over every memory (closed too)."""
-        mems = self.store.load()[0] if mems is None else mems
-        graph = {m.id: m.links for m in mems}
-        return [LinkProblem(*p) for p in links.problems(graph)]
-
-    def recall(
-        self,
-        task: Any,
-        files: Iterable[str] | None = None,
-        budget_tokens: Any = DEFAULT_BUDGET,
-        kinds: Iterable[str] | None = None,
-        as_of: str | None = None,
-        limit: Any = DEFAULT_LIMIT,
-        deadline: float | None = None,
-    ) -> dict:
-        """The recall envelope for a task (recall/answer.py): active memories best first, stale
-        matches apart, within the token budget."""
-        from tether.recall import answer  # packing an answer: only recall loads it, never check or ls
-
-        return answer.recall(self, task, files, budget_tokens, kinds, as_of, limit, deadline)
-
-    def affected(self, base: str | None = None, staged: bool = False) -> Affected:
-        """The memories a change touches: the working tree (or the index, `staged`) against HEAD,
-        or against its merge-base with `base` (a branch's change), each as it resolves now
-        (lifecycle/affected.py)."""
-        from tether.lifecycle.affected import affected  # only this command asks git for a diff
-        from tether.lifecycle.changes import changes
-
-        change = changes(self.root, base, staged)  # first: outside git, the one error, before any index
-        everything = self.store.load()[0]
-        current = links.current(everything)
-        ids = {m.id for m in current}
-        r = self.resolver()
-        found = affected(self.root, r, current, change, [m for m in everything if m.id not in ids])
-        r.flush()
-        return found
-
-    def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
-        m = self.store.get(ref, self.memories(include_closed)[0])
-        r = self.resolver()
-        v = r.memory(m)
-        r.flush()
-        return v
-
-    def history(self, ref: str) -> list[Memory]:
-        """The supersession chain through `ref`, oldest first."""
-        mems, _ = self.memories(include_closed=True)
-        return links.chain(self.store.get(ref, mems), mems)
+class Tether(Reads):
+    """One repository's memories: read (`Reads`), written, imported and exported."""
 
     # -- writing ------------------------------------------------------------------------------
     def bind_all(self, specs: Iterable[str]) -> list[tuple[Anchor, str]]:
@@ -280,7 +129,18 @@ class Tether:
             for a in written.anchors
             if r.too_trivial_to_follow(a)
         ]
+        self._embed()
         return written
+
+    def _embed(self) -> None:
+        """Give a memory just written its vector now (semantic recall, when its model is there), so
+        the next recall need not wait for it; never a reason for a write to fail."""
+        try:
+            self.memindex.embed_written()
+        except (OSError, sqlite3.DatabaseError, TetherError) as e:
+            from tether.files import failure_log
+
+            failure_log.record("semantic", e, self.root)
 
     def notes(self) -> dict[str, list]:
         """What the last `remember` (or `supersede`) found beside what it wrote, for every surface."""
@@ -414,10 +274,6 @@ class Tether:
                 raise
             self.close()
             db.discard_opened(str(e))
-
-
-def _under(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith(prefix.rstrip("/") + "/")
 
 
 __all__ = ["Tether", "Checked", "parse_time"]
