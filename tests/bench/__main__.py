@@ -31,6 +31,7 @@ BENCHMARKS = [
     "recall_quality",
     "recall_history",
     "recall_latency",
+    "semantic_cost",
     "push_floor",
     "token_receipts",
     "secret_gate",

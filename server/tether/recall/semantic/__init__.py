@@ -59,6 +59,11 @@ def encoder() -> MiniLM | None:
         found = model_dir()
         model = None
         if found is not None:
+            # One BLAS thread: a task is a few dozen tokens, too small to share out, and OpenBLAS's
+            # spinning threads made a pass 2-20x slower on a busy 2-core machine (tests/bench/semantic_cost.py).
+            # Read when numpy is first imported; a host that imported numpy already keeps its own.
+            for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+                os.environ.setdefault(var, "1")
             try:
                 from tether.recall.semantic.minilm import MiniLM
 
