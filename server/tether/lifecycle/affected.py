@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tether.anchor.disc import twins_named
 from tether.anchor.extract import analyze, content_hash, is_binary
 from tether.anchor.model import FileFacts, Symbol
 from tether.errors import StoreCorrupt
@@ -221,9 +222,11 @@ class _Base:
         data, facts = got
         if a.type == "file":
             return _AtBase(Status.ACTIVE if content_hash(data) == a.hash else Status.STALE, path)
-        s = next((s for s in facts.symbols if s.hash == a.hash), None)
-        if s is not None:
-            return _AtBase(Status.ACTIVE, path, s)
+        same = [s for s in facts.symbols if s.hash == a.hash]
+        if same:
+            # of identical twins (`Router.route@Ingress`, `@Egress`), the anchor's own
+            mine = twins_named(a.discriminator, [s for s in same if s.qualname == a.symbol], lambda s: s.discriminator)
+            return _AtBase(Status.ACTIVE, path, (mine or same)[0])
         s = next((s for s in facts.symbols if s.qualname == a.symbol), None)
         return _AtBase(Status.STALE, path, s) if s is not None and path == a.path else None
 

@@ -142,27 +142,34 @@ def file_from_git(root: Path, commit: str | None, path: str, hash_: str, is_symb
     return None
 
 
-_NAMES_AT: dict[tuple[str, str, str], frozenset[str]] = {}  # a commit's file never changes: kept per process
+# a commit's file never changes: its slots (qualified name, discriminator, hash) kept per process
+_SLOTS_AT: dict[tuple[str, str, str], tuple[tuple[str, str | None, str], ...]] = {}
 MAX_NAMES_AT = 512
 
 
-def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
-    """Qualified names `path` had at `rev`; empty if it did not exist then (or git could not say:
-    that answer is not kept, so a passing failure is asked again). One check asks it of the same
-    file and commit for each lost anchor, and a long-lived MCP server for every call."""
+def slots_at(root: Path, rev: str, path: str) -> tuple[tuple[str, str | None, str], ...]:
+    """(qualified name, discriminator, hash) of each symbol `path` had at `rev`; empty if it did not
+    exist then (or git could not say: that answer is not kept, so a passing failure is asked again).
+    One check asks it of the same file and commit for each lost anchor, and a long-lived MCP server
+    for every call."""
     key = (str(root), rev, path)
-    if key in _NAMES_AT:
-        return _NAMES_AT[key]
+    if key in _SLOTS_AT:
+        return _SLOTS_AT[key]
     data = git_show(root, rev, path)
     if data is None:
-        return frozenset()
+        return ()
     from tether.anchor.extract import analyze
 
-    names = frozenset(s.qualname for s in analyze(path, data).symbols)
-    if len(_NAMES_AT) >= MAX_NAMES_AT:
-        _NAMES_AT.clear()
-    _NAMES_AT[key] = names
-    return names
+    slots = tuple((s.qualname, s.discriminator, s.hash) for s in analyze(path, data).symbols)
+    if len(_SLOTS_AT) >= MAX_NAMES_AT:
+        _SLOTS_AT.clear()
+    _SLOTS_AT[key] = slots
+    return slots
+
+
+def names_at(root: Path, rev: str, path: str) -> frozenset[str]:
+    """Qualified names `path` had at `rev` (see `slots_at`)."""
+    return frozenset(q for q, _, _ in slots_at(root, rev, path))
 
 
 def head_commit(root: Path) -> str | None:
