@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from tether.recall.text import stem, terms
 from tether.store.memory import Memory
 
 if TYPE_CHECKING:
+    from tether.lifecycle.resolve import Resolver
     from tether.recall.search import MemoryIndex
 
 DUPLICATE_SIMILARITY = 0.8  # Dice over stemmed terms; numbers and negations judged separately
@@ -257,8 +258,35 @@ def anchor_keys(m: Memory) -> set[tuple]:
     return {(a.type, a.path, a.symbol, a.discriminator) for a in m.anchors}
 
 
-def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, list[Overlap]]:
-    """The near-duplicate on a shared anchor (if any) and the possible conflicts, most similar first."""
+def where_now(resolver: Resolver) -> Callable[[Memory], set[tuple]]:
+    """A memory's anchor keys where its anchors resolve now: a followed rename (fetch, now fetch_url)
+    is where it went, so a memory written there meets it; an anchor found nowhere keeps its locator."""
+    seen: dict[str, set[tuple]] = {}
+
+    def keys(m: Memory) -> set[tuple]:
+        if m.id not in seen:
+            seen[m.id] = {
+                # a discriminator only where the anchor had one: a lone function's signature is no label
+                (
+                    a.type,
+                    r.path,
+                    r.symbol or a.symbol,
+                    r.discriminator if r.symbol and a.discriminator else a.discriminator,
+                )
+                if r.followed and r.path
+                else (a.type, a.path, a.symbol, a.discriminator)
+                for a, r in resolver.memory(m).anchors
+            }
+        return seen[m.id]
+
+    return keys
+
+
+def assess(
+    new: Memory, existing: Iterable[Memory], keys_of: Callable[[Memory], set[tuple]] = anchor_keys
+) -> tuple[Overlap | None, list[Overlap]]:
+    """The near-duplicate on a shared anchor (if any) and the possible conflicts, most similar first.
+    `keys_of`: an existing memory's anchors (`where_now`: where they resolve now)."""
     text = f"{new.summary}\n{new.body}"
     nums, neg = numbers(text), negated(text)
     keys = anchor_keys(new)
@@ -272,7 +300,7 @@ def assess(new: Memory, existing: Iterable[Memory]) -> tuple[Overlap | None, lis
         if sim < TOPIC_SIMILARITY:
             continue
         old_nums = numbers(old_text)
-        shared = keys & anchor_keys(old)
+        shared = keys & keys_of(old)
         if shared and _restates(text, old_text):
             # all the new one says, the old one says already (its first sentence, word for word)
             if duplicate is None or sim > duplicate.similarity:
