@@ -153,9 +153,9 @@ def check(
         checked = t.check(ids or (), paths or (), deadline=s.deadline())
         verdicts = list(checked.verdicts)
         return envelope(
-            [verdict_view(v) for v in verdicts],
+            [verdict_view(v, closed=checked.closed.get(v.memory.id)) for v in verdicts],  # a closed one named: said so
             t.freshness(),
-            **staleness(verdicts),
+            **staleness([v for v in verdicts if v.memory.id not in checked.closed]),
             quarantined=[quarantine_view(q) for q in checked.quarantined],
             link_problems=[p.to_dict() for p in checked.link_problems],
         )
