@@ -214,7 +214,9 @@ def supersede(
     ctx: Context,
     id: Id,
     body: Annotated[str, Field(description="the corrected memory, in Markdown", max_length=MAX_BODY_CHARS)],
-    reason: Annotated[str, Field(description="why the belief changed", min_length=1, max_length=MAX_SUMMARY_CHARS)],
+    reason: Annotated[
+        str | None, Field(description="why the belief changed (optional)", min_length=1, max_length=MAX_SUMMARY_CHARS)
+    ] = None,
 ) -> CallToolResult:
     """Replace a memory whose belief changed with a corrected version: the new memory becomes current
     and the old one is closed and kept as history (recall with as_of still finds it). Use it when a
