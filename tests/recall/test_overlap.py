@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 CODE = "def encode(x):\n    y = x * 3\n    z = y - 7\n    return z + x * 11\n"
 LONG = (
     "Percent-encoding uses %20 for a space, never +, since 0.18 (issue #2074). Servers that expect + must "
@@ -69,3 +71,57 @@ def test_a_restatement_with_the_same_symbols_is_still_a_duplicate(repo):
         "remember", "encode writes a space in a query string as + for every form field", "--anchor", "enc.py::encode"
     )
     assert err["code"] == "duplicate" and err["existing"] == first
+
+
+FETCH = (
+    "def fetch(url, retries=3, timeout=30):\n    for attempt in range(retries):\n        try:\n"
+    "            return session.get(url, timeout=timeout)\n        except TimeoutError:\n"
+    "            time.sleep(2 ** attempt)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "reason"),
+    [
+        (
+            "Retry backoff base is three seconds and doubles after each failed attempt.",
+            "Retry backoff base is five seconds and doubles after each failed attempt.",
+            "number_differs",
+        ),
+        (
+            "The timeout of fetch is 30 seconds for every request it sends.",
+            "The timeout of fetch is 30 ms for every request it sends.",
+            "negation_differs",
+        ),
+        (
+            "The proxy allows redirects from fetch to other hosts.",
+            "The proxy denies redirects from fetch to other hosts.",
+            "negation_differs",
+        ),
+        (
+            "fetch is safe to call from multiple threads at once.",
+            "fetch is unsafe to call from multiple threads at once.",
+            "negation_differs",
+        ),
+    ],
+)
+def test_a_contradiction_in_words_is_a_conflict_on_both_sides_not_a_duplicate(repo, first, second, reason):
+    """Red team, round 21: number words (three / five), units (30 seconds / 30 ms), an inflected
+    opposite (allows / denies) and an un- prefix (safe / unsafe) were refused as `duplicate`."""
+    repo.write("http.py", FETCH)
+    repo.commit("http")
+    old = repo.remember(first, "http.py::fetch")
+    new = repo.json("remember", second, "--anchor", "http.py::fetch")["data"]
+    assert [(c["id"], c["reason"]) for c in new["conflicts"]] == [(old, reason)]
+    items = {i["id"]: i for i in repo.json("recall", first)["data"]["items"]}
+    assert (items[old]["conflicts"], items[new["id"]]["conflicts"]) == ([new["id"]], [old])
+
+
+def test_a_spelled_number_restated_in_digits_is_still_a_duplicate(repo):
+    repo.write("http.py", FETCH)
+    repo.commit("http")
+    old = repo.remember("Retry backoff base is three seconds and doubles after each failed attempt.", "http.py::fetch")
+    err = repo.error(
+        "remember", "Retry backoff base is 3 seconds, doubling after each failed attempt.", "--anchor", "http.py::fetch"
+    )
+    assert err["code"] == "duplicate" and err["existing"] == old

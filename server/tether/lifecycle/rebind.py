@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tether.anchor.disc import canonical, disc_matches
 from tether.errors import InvalidInput
 from tether.lifecycle.resolve import Resolver
 from tether.lifecycle.status import Reason, Status
@@ -43,14 +44,20 @@ def merge_anchors(old: Iterable[tuple[Anchor, Resolution]], given: list[Anchor])
 
 
 def _named(old: tuple[tuple[Anchor, Resolution], ...], g: Anchor, free: list[int]) -> int | None:
-    """The stored anchor (by index, among `free`) that the given anchor `g` names, if any."""
+    """The stored anchor (by index, among `free`) that the given anchor `g` names, if any. A stored
+    anchor with g's very locator is the one it names (Router.route@Egress never re-binds @Ingress);
+    a discriminator only one side gives matches any; two that differ name other twins."""
+    exact = [i for i, (a, _) in enumerate(old) if _key(a) == _key(g)]
+    if exact:
+        return next((i for i in exact if i in free), None)
     for i in free:
         a, r = old[i]
-        if (a.type, a.path, a.symbol) == (g.type, g.path, g.symbol):
+        if (a.type, a.path, a.symbol) == (g.type, g.path, g.symbol) and _same_twin(a.discriminator, g):
             return i
     for i in free:
         a, r = old[i]
-        if (a.type, r.path or a.path, r.symbol or a.symbol) == (g.type, g.path, g.symbol):
+        disc = r.discriminator if r.path else a.discriminator
+        if (a.type, r.path or a.path, r.symbol or a.symbol) == (g.type, g.path, g.symbol) and _same_twin(disc, g):
             return i
     lost = [i for i in free if old[i][1].status != Status.ACTIVE]
     moved = [i for i in lost if g.type != "file" and (old[i][0].type, old[i][0].symbol) == (g.type, g.symbol)]
@@ -58,6 +65,15 @@ def _named(old: tuple[tuple[Anchor, Resolution], ...], g: Anchor, free: list[int
         return moved[0]
     renamed = [i for i in lost if (old[i][0].type, old[i][0].path) == (g.type, g.path)]
     return renamed[0] if len(renamed) == 1 else None
+
+
+def _key(a: Anchor) -> tuple:
+    return (a.type, a.path, a.symbol, canonical(a.discriminator or None))
+
+
+def _same_twin(disc: str | None, g: Anchor) -> bool:
+    """Whether a stored discriminator and the given anchor's may name the same twin."""
+    return not disc or not g.discriminator or disc_matches(disc, g.discriminator)
 
 
 def current_specs(r: Resolver, m: Memory) -> list[str]:

@@ -94,7 +94,9 @@ def memory_view(m: Memory, body: bool = True) -> dict[str, Any]:
     return out
 
 
-def verdict_view(v: Verdict, body: bool = False) -> dict[str, Any]:
+def verdict_view(v: Verdict, body: bool = False, closed: tuple[str, list[str]] | None = None) -> dict[str, Any]:
+    """A memory as it resolves now; `closed` (`links.closed_as`): its status is what closed it, and
+    its anchors still say how its code stands."""
     m = v.memory
     out: dict[str, Any] = {
         "id": m.id,
@@ -111,6 +113,11 @@ def verdict_view(v: Verdict, body: bool = False) -> dict[str, Any]:
         out["evidence"] = m.evidence
     if not m.live:
         out["valid_to"] = m.valid_to
+    if closed:
+        out["status"], out["reason"] = closed[0], None
+        if closed[0] == "superseded":
+            out["superseded_by"] = closed[1]
+        out["retired_reason"] = m.retired_reason
     return out
 
 

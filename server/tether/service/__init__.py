@@ -96,13 +96,14 @@ class Tether(Reads):
         # Checked on the index outside the lock, then under it against files written since the
         # snapshot only: writers hold the lock for milliseconds, and a fact told twice at once is stored once.
         before = self.store.snapshot()
-        duplicate, self.conflicts = self.overlaps(m, ignore)
+        from tether.recall.overlap import anchor_keys, assess, where_now  # writes only
+
+        keys_of = where_now(self.resolver(with_diff=False))  # a followed rename is where it went
+        duplicate, self.conflicts = self.overlaps(m, ignore, keys_of)
         with self.store.locked():
             if duplicate is None:
-                from tether.recall.overlap import assess
-
                 skip = {m.id, *ignore}
-                duplicate = assess(m, [x for x in self.store.changed_since(before) if x.id not in skip])[0]
+                duplicate = assess(m, [x for x in self.store.changed_since(before) if x.id not in skip], keys_of)[0]
             if duplicate is not None and not force:
                 old = duplicate.memory
                 raise Duplicate(
@@ -113,9 +114,7 @@ class Tether(Reads):
                 )
             # recorded with the memory, so every reader (and recall) sees both sides: only a conflict on
             # a shared anchor, the strong case; the others are reported to the writer and not kept
-            from tether.recall.overlap import anchor_keys
-
-            shared = [c.memory.id for c in self.conflicts if anchor_keys(c.memory) & anchor_keys(m)]
+            shared = [c.memory.id for c in self.conflicts if keys_of(c.memory) & anchor_keys(m)]
             if shared:
                 said = list(m.links.get("contradicts", []))
                 said += [i for i in shared if i not in said]
@@ -146,12 +145,12 @@ class Tether(Reads):
         """What the last `remember` (or `supersede`) found beside what it wrote, for every surface."""
         return {"conflicts": [c.to_dict() for c in self.conflicts], "warnings": list(self.warnings)}
 
-    def overlaps(self, m: Memory, ignore: Iterable[str] = ()) -> tuple[Overlap | None, list[Overlap]]:
+    def overlaps(self, m: Memory, ignore: Iterable[str] = (), keys_of=None) -> tuple[Overlap | None, list[Overlap]]:
         """The current memory `m` would duplicate (same anchor), and those it may contradict."""
-        from tether.recall.overlap import assess, neighbours  # writes only
+        from tether.recall.overlap import anchor_keys, assess, neighbours  # writes only
 
         self.memindex.sync()
-        return assess(m, neighbours(self.memindex, m, ignore))
+        return assess(m, neighbours(self.memindex, m, ignore), keys_of or anchor_keys)
 
     def reanchor(self, ref: str, anchors: Iterable[str] = ()) -> Memory:
         """Re-bind a memory to the code now (the meaning survived the edit); with `anchors`, only those

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tether.errors import NotFound
 from tether.files.paths import cache_dir, find_root, repo_relative
 from tether.index import db
 from tether.index.code_index import CodeIndex
@@ -36,6 +37,7 @@ class Checked:
     verdicts: tuple[Verdict, ...]
     quarantined: tuple[Quarantined, ...]
     link_problems: tuple[LinkProblem, ...] = ()
+    closed: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # named closed memories: how
 
 
 class Reads:
@@ -113,9 +115,10 @@ class Reads:
         problems = tuple(self.link_problems(everything))
         mems = links.current(everything)
         ids, paths = list(ids), [repo_relative(self.root, p, self.cwd) for p in paths]
-        if ids:
-            wanted = {self.store.get(i, mems).id for i in ids}
-            mems = [m for m in mems if m.id in wanted]
+        closed: dict[str, tuple[str, list[str]]] = {}
+        if ids:  # a closed memory named is answered too, as closed
+            wanted = [self._named(i, mems, everything, closed) for i in ids]
+            mems = [m for m in everything if m.id in wanted]
         if paths:
             mems = [m for m in mems if any(_under(a.path, p) for a in m.anchors for p in paths)]
         r = self.resolver(with_diff, deadline)
@@ -124,7 +127,18 @@ class Reads:
         if ids or paths:
             shown = {v.memory.id for v in verdicts}
             problems = tuple(p for p in problems if p.memory_id in shown)
-        return Checked(verdicts, tuple(bad), problems)
+        return Checked(verdicts, tuple(bad), problems, closed)
+
+    def _named(self, ref: str, mems: list[Memory], everything: list[Memory], closed: dict) -> str:
+        try:
+            return self.store.get(ref, mems).id
+        except NotFound:
+            m = self.store.get(ref, everything)  # not_found when no memory has it
+            how = links.closed_as(m, everything)
+            if how is None:  # in force later: not checked yet
+                raise
+            closed[m.id] = how
+            return m.id
 
     def link_problems(self, mems: list[Memory] | None = None) -> list[LinkProblem]:
         """Supersede cycles and links to ids that name no memory, over every memory (closed too)."""

@@ -84,6 +84,17 @@ def superseded(memories) -> set[str]:
     return set(closed_by_successor(graph, {m.id for m in memories if m.live}))
 
 
+def closed_as(m, memories) -> tuple[str, list[str]] | None:
+    """How a memory is closed, None while it is current: ("superseded", its successors' ids) or
+    ("retired", [])."""
+    gone = superseded(memories)
+    if m.live and m.id not in gone:
+        return None
+    after = [x.id for x in memories if m.id in x.links.get("supersedes", ())]
+    after += [i for i in m.links.get("superseded_by", ()) if i not in after]
+    return ("superseded", after) if after or m.live else ("retired", [])
+
+
 def current(memories: list) -> list:
     """The live memories that no live successor closes: what is believed now."""
     closed = superseded(memories)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tether.errors import InvalidInput
 from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
-from tether.store.links import superseded as superseded_ids
+from tether.store.links import closed_as, superseded as superseded_ids
 from tether.surfaces.cli import render
 from tether.surfaces.cli.args import Add, repository
 from tether.surfaces.cli.output import Result, to_json
@@ -49,14 +49,15 @@ def register(add: Add) -> None:
 def check(args) -> Result:
     t = repository(args)
     checked = t.check(args.ids, args.path)
-    verdicts = list(checked.verdicts)
+    shut = [v for v in checked.verdicts if v.memory.id in checked.closed]  # named, and closed: said so
+    verdicts = [v for v in checked.verdicts if v.memory.id not in checked.closed]
     counts = staleness(verdicts)
     bad = list(checked.quarantined)
     links = list(checked.link_problems)
     # a quarantined file is a memory no one can read: always a failure; the rest fails under --strict
     code = 1 if bad or (args.strict and (counts["stale"] or counts["invalidated"] or links)) else 0
     shown = [v for v in verdicts if v.status != Status.ACTIVE] if args.problems else verdicts
-    data = [verdict_view(v) for v in shown]
+    data = [verdict_view(v) for v in shown] + [verdict_view(v, closed=checked.closed[v.memory.id]) for v in shut]
     env = envelope(
         data,
         t.freshness(),
@@ -82,7 +83,12 @@ def check(args) -> Result:
             out = ci.command("notice", f"no memories under {under}") + "\n" + out
         return Result(env, out, code)
     # the text only when it is printed: for 10,000 memories it costs more than the JSON
-    return Result(env, "" if args.json else render.check_report(verdicts, bad, links, args.problems), code)
+    if args.json:
+        return Result(env, "", code)
+    text = render.check_report(verdicts, bad, links, args.problems)
+    return Result(
+        env, "\n".join([*(render.verdict_block(v, closed=checked.closed[v.memory.id]) for v in shut), text]), code
+    )
 
 
 def ls(args) -> Result:
@@ -114,8 +120,10 @@ def ls(args) -> Result:
 def show(args) -> Result:
     t = repository(args)
     v = t.verdict(args.id)
-    data = dict(verdict_view(v, body=True), memory=memory_view(v.memory), in_force=v.memory.in_force())
-    return Result(envelope(data, t.freshness(), **staleness([v])), render.memory_detail(v))
+    closed = closed_as(v.memory, t.memories(include_closed=True)[0])
+    data = dict(verdict_view(v, True, closed), memory=memory_view(v.memory), in_force=v.memory.in_force())
+    counts = staleness([] if closed else [v])
+    return Result(envelope(data, t.freshness(), **counts), render.memory_detail(v, closed))
 
 
 def history(args) -> Result:

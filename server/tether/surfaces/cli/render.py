@@ -29,10 +29,15 @@ def _anchor_line(a, r) -> str:
     return f"{where}{note}"
 
 
-def verdict_block(v: Verdict, diff: bool = True) -> str:
+def verdict_block(v: Verdict, diff: bool = True, closed: tuple[str, list[str]] | None = None) -> str:
+    """`closed` (`links.closed_as`): the status is what closed it, then its successors or reason."""
     m = v.memory
-    reason = f" {v.reason}" if v.reason else ""
-    lines = [f"{v.status:<{STATUS_WIDTH}} {m.short_id}  {m.kind:<14} {v.confidence:.2f}  {m.summary}"]
+    reason = f" {v.reason}" if v.reason and not closed else ""
+    status = closed[0] if closed else v.status
+    lines = [f"{status:<{STATUS_WIDTH}} {m.short_id}  {m.kind:<14} {v.confidence:.2f}  {m.summary}"]
+    if closed:
+        lines[0] += f"  (by {', '.join(i[:8] for i in closed[1])})" if closed[1] else ""
+        lines.append(f"    {one_line(m.retired_reason or closed[0])}; anchors as they stand now:")
     detail = []
     for a, r in v.anchors:
         tag = (
@@ -82,10 +87,10 @@ def check_report(verdicts: list[Verdict], quarantined: list[Quarantined], link_p
     return "\n".join(out)
 
 
-def memory_detail(v: Verdict) -> str:
+def memory_detail(v: Verdict, closed: tuple[str, list[str]] | None = None) -> str:
     m = v.memory
     lines = [
-        verdict_block(v),
+        verdict_block(v, closed=closed),
         "",
         m.body,
         "",

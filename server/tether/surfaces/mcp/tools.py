@@ -153,9 +153,9 @@ def check(
         checked = t.check(ids or (), paths or (), deadline=s.deadline())
         verdicts = list(checked.verdicts)
         return envelope(
-            [verdict_view(v) for v in verdicts],
+            [verdict_view(v, closed=checked.closed.get(v.memory.id)) for v in verdicts],  # a closed one named: said so
             t.freshness(),
-            **staleness(verdicts),
+            **staleness([v for v in verdicts if v.memory.id not in checked.closed]),
             quarantined=[quarantine_view(q) for q in checked.quarantined],
             link_problems=[p.to_dict() for p in checked.link_problems],
         )
@@ -214,7 +214,9 @@ def supersede(
     ctx: Context,
     id: Id,
     body: Annotated[str, Field(description="the corrected memory, in Markdown", max_length=MAX_BODY_CHARS)],
-    reason: Annotated[str, Field(description="why the belief changed", min_length=1, max_length=MAX_SUMMARY_CHARS)],
+    reason: Annotated[
+        str | None, Field(description="why the belief changed (optional)", min_length=1, max_length=MAX_SUMMARY_CHARS)
+    ] = None,
 ) -> CallToolResult:
     """Replace a memory whose belief changed with a corrected version: the new memory becomes current
     and the old one is closed and kept as history (recall with as_of still finds it). Use it when a
