@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from tether.anchor.disc import canonical, disc_matches, twins_named
+from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
 from tether.anchor.model import Symbol
 from tether.index.background import running, wait
 from tether.index.code_index import CodeIndex, FileRow
 from tether.index.db import transaction
 from tether.index.named import named_symbols
-from tether.lifecycle.diff import alike, compact_diff, slots_at, text_from_git
+from tether.lifecycle.diff import alike, compact_diff, text_from_git
 from tether.lifecycle.entropy import (
     FILE_LOW_ENTROPY_BITS,
     LOW_ENTROPY_BITS,
@@ -29,7 +29,7 @@ from tether.lifecycle.formats import OldHashes, in_current_format, outdated
 from tether.lifecycle.namesakes import kept_its_name, namesake_new_since, stood_there
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
-from tether.lifecycle.twins import namesake_among, own_label, pick_twin
+from tether.lifecycle.twins import namesake_among, own_slot_then, pick_twin, twins_beside
 from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
 from tether.store.memory import Anchor, Memory
 
@@ -126,7 +126,7 @@ class Resolver:
             return Resolution(Status.STALE, Reason.FILE_UNPARSABLE, a.path, a.symbol, a.discriminator)
         cands = self._candidates(a) if row else []
         here = [c for c in cands if c.hash == a.hash]
-        beside, doubt = self._twins_beside(a, commit, here, cands)
+        beside, doubt = twins_beside(self.index.root, a, commit, here, cands)
         if doubt:
             specs = tuple(_spec(a.type, a.path, c.qualname, c.discriminator) for c in beside)
             return Resolution(
@@ -139,7 +139,7 @@ class Resolver:
             return self._follow(a, commit, beside) or self._gone(a, beside)
         if here:
             if a.discriminator is None and len(cands) > 1:
-                mine = self._own_slot_now(a, commit, cands)
+                mine = own_slot_then(self.index.root, a, commit, cands)
                 if mine is not None and mine not in here:
                     # a unique anchor's own slot (an inherent method) edited, a copy of its old body
                     # pasted beside it as a twin (a trait impl): the slot is the anchor, edited there
@@ -199,41 +199,6 @@ class Resolver:
         return Resolution(
             Status.INVALIDATED, Reason.ANCHOR_DELETED, a.path, a.symbol, a.discriminator, candidates=specs
         )
-
-    def _twins_beside(self, a: Anchor, commit: str | None, here: list, cands: list) -> tuple[list, bool]:
-        """The twins holding the anchored body now that already held it at the anchored commit, under
-        a label other than the anchor's, while the anchor's own label is gone (asked of git: the
-        anchor's slot must have held the body then too, or the commit is no evidence); and whether
-        they are told apart from the anchor by an ordinal only (`()#1` beside `()#2`, one of them
-        deleted, the other now `()`): then which of them went is not known, and neither is followed."""
-        if not here or commit is None or a.discriminator is None or own_label(a.discriminator, cands):
-            return [], False
-        mine = _label(a.discriminator or None)
-        then = {(q, _label(d)) for q, d, h in slots_at(self.index.root, commit, a.path) if h == a.hash}
-        if (a.symbol, mine) not in then:
-            return [], False
-        others = {(q, d) for q, d in then if d != mine}
-        ordinal = [
-            c
-            for c in here
-            if c.qualname == a.symbol
-            and _base(_label(c.discriminator)) == _base(mine)
-            and any(q == a.symbol and _base(d) == _base(mine) for q, d in others)
-        ]
-        if ordinal:
-            return ordinal, True
-        return [c for c in here if (c.qualname, _label(c.discriminator)) in others], False
-
-    def _own_slot_now(self, a: Anchor, commit: str | None, cands: list):
-        """The twin under the label the anchored symbol had at the anchored commit (asked of git),
-        for an anchor stored without one because it was unique then; None if not exactly one."""
-        if commit is None:
-            return None
-        then = [d for q, d, h in slots_at(self.index.root, commit, a.path) if q == a.symbol and h == a.hash]
-        if len(then) != 1:
-            return None
-        mine = own_label(then[0] if then[0] is not None else "", cands)
-        return mine[0] if len(mine) == 1 else None
 
     def _follow(self, a: Anchor, commit: str | None = None, beside: Sequence[Symbol] = ()) -> Resolution | None:
         """Find the body by hash elsewhere (rename, move); None if it is nowhere. `beside`: twins in
@@ -447,15 +412,6 @@ class Resolver:
             except (OSError, ValueError):  # git's own failures are handled inside: None
                 text = None
         return text
-
-
-def _label(disc: str | None) -> str | None:
-    return canonical(disc) if disc else None
-
-
-def _base(label: str | None) -> str | None:
-    """A label without its ordinal (`()#2`: `()`)."""
-    return label.split("#", 1)[0] if label else label
 
 
 def _spec(kind: str, path: str, qualname: str, disc: str | None) -> str:

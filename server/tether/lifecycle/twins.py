@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 from tether.anchor.disc import canonical, disc_matches
+from tether.lifecycle.diff import slots_at
+from tether.store.memory import Anchor
 
 
 class TwinPick(namedtuple("TwinPick", "found edited ambiguous", defaults=(None, None, ()))):
@@ -51,3 +53,49 @@ def namesake_among(symbol: str | None, hits: list) -> bool:
     """Whether one of the (path, symbol) hits bears the anchor's last name (`b` of `A.b`)."""
     last = (symbol or "").rpartition(".")[2]
     return any(s.qualname.rpartition(".")[2] == last for _, s in hits)
+
+
+def twins_beside(root, a: Anchor, commit: str | None, here: list, cands: list) -> tuple[list, bool]:
+    """The twins holding the anchored body now that already held it at the anchored commit, under
+    a label other than the anchor's, while the anchor's own label is gone (asked of git: the
+    anchor's slot must have held the body then too, or the commit is no evidence); and whether
+    they are told apart from the anchor by an ordinal only (`()#1` beside `()#2`, one of them
+    deleted, the other now `()`): then which of them went is not known, and neither is followed."""
+    if not here or commit is None or a.discriminator is None or own_label(a.discriminator, cands):
+        return [], False
+    mine = _label(a.discriminator or None)
+    then = {(q, _label(d)) for q, d, h in slots_at(root, commit, a.path) if h == a.hash}
+    if (a.symbol, mine) not in then:
+        return [], False
+    others = {(q, d) for q, d in then if d != mine}
+    ordinal = [
+        c
+        for c in here
+        if c.qualname == a.symbol
+        and _base(_label(c.discriminator)) == _base(mine)
+        and any(q == a.symbol and _base(d) == _base(mine) for q, d in others)
+    ]
+    if ordinal:
+        return ordinal, True
+    return [c for c in here if (c.qualname, _label(c.discriminator)) in others], False
+
+
+def own_slot_then(root, a: Anchor, commit: str | None, cands: list):
+    """The twin under the label the anchored symbol had at the anchored commit (asked of git),
+    for an anchor stored without one because it was unique then; None if not exactly one."""
+    if commit is None:
+        return None
+    then = [d for q, d, h in slots_at(root, commit, a.path) if q == a.symbol and h == a.hash]
+    if len(then) != 1:
+        return None
+    mine = own_label(then[0] if then[0] is not None else "", cands)
+    return mine[0] if len(mine) == 1 else None
+
+
+def _label(disc: str | None) -> str | None:
+    return canonical(disc) if disc else None
+
+
+def _base(label: str | None) -> str | None:
+    """A label without its ordinal (`()#2`: `()`)."""
+    return label.split("#", 1)[0] if label else label
