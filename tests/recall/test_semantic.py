@@ -194,7 +194,7 @@ def test_memories_waiting_for_vectors_leave_recall_lexical_until_index_embeds_th
     task = "why do we hand the work over in little groups of fifty?"
     assert _recall(repo, task) == []
     found = {f["check"]: f for f in repo.json("doctor", check=False)["data"]}["semantic recall"]
-    assert not found["ok"] and "1 memory waits for a vector" in found["detail"] and found["fix"] == "tether index"
+    assert found["ok"] and "1 memory waits for a vector" in found["detail"] and "`tether index`" in found["detail"]
     assert "embedded 1 memories" in repo.run("index").stdout
     assert _recall(repo, task)[:1] == [BATCH]
 

@@ -57,8 +57,8 @@ def diagnose(t) -> list[Finding]:
 
 def _semantic(t) -> Finding:
     """Semantic recall is optional: without its model recall is lexical, which is no fault; a model
-    that is there but does not load is one, and so are memories still waiting for their vectors
-    (after a pull of many: recall stays lexical until every one has its vector)."""
+    that is there but does not load is one. Memories still waiting for their vectors (after a pull
+    of many, recall stays lexical until every one has its vector) are said, not failed."""
     detail = semantic.status()
     if detail.startswith("installed but unreadable"):
         return Finding(
@@ -68,10 +68,9 @@ def _semantic(t) -> Finding:
         waiting = t.memindex.vectors_pending()
     except (TetherError, OSError, sqlite3.DatabaseError) as e:
         return Finding("semantic recall", False, f"{detail}; its vector store cannot be read: {e}", "tether index")
-    if waiting:
+    if waiting:  # not a fault: recall embeds a few as it goes; said, with the way to do it at once
         many = "y waits" if waiting == 1 else "ies wait"
-        why = f"{detail}; {waiting} memor{many} for a vector: recall is lexical until each has one"
-        return Finding("semantic recall", False, why, "tether index")
+        detail += f"; {waiting} memor{many} for a vector: recall is lexical until each has one (`tether index` embeds them now)"
     return Finding("semantic recall", True, detail)
 
 
