@@ -266,6 +266,8 @@ class MemoryIndex:
         if not rids:
             return Search((), 0, tuple(q))
         dirs = {parent_dir(f) for f in files}
+        if not any(sem.get(rid, 0.0) >= SEM_MIN_COSINE for rid in rids):
+            sem = {}  # no memory in the pool is near in meaning: a lexical answer, with the lexical floor
         ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand, sem=sem)
         return Search(ranked, matched, tuple(q), bool(sem))
 
