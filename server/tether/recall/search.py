@@ -293,6 +293,11 @@ class MemoryIndex:
             failure_log.record("semantic", e, self.root)
             return {}
 
+    def _empty(self) -> bool:
+        """No memory text at all: numpy and the model stay unloaded (`tether index` of a new repository)."""
+        self.sync()
+        return self.conn.execute("SELECT 1 FROM vec_text LIMIT 1").fetchone() is None
+
     def vectors_pending(self) -> int | None:
         """Memories waiting for their vector; None when the model is not there."""
         from tether.recall.semantic import encoder, wanted
@@ -312,11 +317,10 @@ class MemoryIndex:
         """Embed the memories still waiting for a vector (all of them by default); how many were."""
         from tether.recall.semantic import encoder, wanted
 
-        if not wanted() or encoder() is None:
+        if not wanted() or self._empty() or encoder() is None:
             return 0
         from tether.recall.semantic import vectors
 
-        self.sync()
         return vectors.fill(self.conn, budget_s) if vectors.attach(self.conn) else 0
 
     def _best(self, match: str, where: str, args: tuple, limit: int) -> list[int]:
