@@ -86,14 +86,20 @@ def not_a_repository_root(root: str | os.PathLike, repo: str, how: str) -> str:
     return f"{os.fspath(root)} {where}: its memories live at the repository's root; {fix}"
 
 
-def repo_key(root: str | os.PathLike) -> str:
-    """A per-repository directory name: readable base name plus a hash of the real path."""
-    try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook
+def short_hash(data: bytes, size: int) -> str:
+    """blake2b of `data`, `size` bytes, in hex: without importing hashlib, which loads OpenSSL (a
+    cost on every hook), where CPython has its own blake2 module."""
+    try:
         from _blake2 import blake2b
     except ImportError:
         from hashlib import blake2b
+    return blake2b(data, digest_size=size).hexdigest()
+
+
+def repo_key(root: str | os.PathLike) -> str:
+    """A per-repository directory name: readable base name plus a hash of the real path."""
     real = os.path.realpath(os.fspath(root))
-    digest = blake2b(os.fsencode(real), digest_size=6).hexdigest()  # any bytes a path may hold
+    digest = short_hash(os.fsencode(real), 6)  # any bytes a path may hold
     name = os.path.basename(os.path.normpath(os.fspath(root)))  # as Path(root).name: `a/b/.` is `b`
     base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "root"
     return f"{base}-{digest}"

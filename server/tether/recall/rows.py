@@ -12,6 +12,7 @@ import sqlite3
 import time
 
 from tether.errors import StoreCorrupt
+from tether.files.locate import short_hash
 from tether.index.worker import change_stamp
 from tether.recall.text import code_terms, terms
 from tether.store.links import closed_by_successor
@@ -138,12 +139,13 @@ def insert(
             terms(symbols),
             code,
         )
-        vkey = vector_key(vector_text(m.summary, m.body))
+        text = vector_text(m.summary, m.body)
+        vkey = vector_key(text)
         conn.execute(
             "UPDATE mems SET hashes=?, code_pending=?, vkey=? WHERE rid=?", (_json(hashes), int(missing), vkey, rid)
         )
-        conn.execute("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", (vkey, vector_text(m.summary, m.body)))
-        conn.execute("DELETE FROM meta WHERE key='vec_complete'")  # the next recall embeds it first
+        if conn.execute("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", (vkey, text)).rowcount:
+            conn.execute("DELETE FROM meta WHERE key='vec_complete'")  # a new text: the next recall embeds it first
         _index_text(conn, rid, cols)  # type: ignore[arg-type]  # lastrowid of an INSERT is set
         conn.executemany(
             "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
@@ -170,11 +172,7 @@ def vector_text(summary: str, body: str) -> str:
 
 def vector_key(text: str) -> str:
     """The vector store's key for `text`: the model's name and the text, hashed (semantic/vectors.py)."""
-    try:  # the C module hashlib wraps: importing hashlib loads OpenSSL, a cost on every hook
-        from _blake2 import blake2b
-    except ImportError:
-        from hashlib import blake2b
-    return blake2b(f"{VECTOR_MODEL}\n{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return short_hash(f"{VECTOR_MODEL}\n{text}".encode("utf-8", "surrogatepass"), 16)
 
 
 def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...]) -> None:

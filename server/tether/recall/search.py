@@ -273,9 +273,9 @@ class MemoryIndex:
 
     def _semantic(self, task: str, where: str, args: tuple) -> dict[int, float]:
         """rid -> the task's cosine with each memory's vector; {} when the model is not there."""
-        from tether.recall.semantic import encoder, wanted
+        from tether.recall.semantic import encoder
 
-        if not wanted() or encoder() is None:
+        if encoder() is None:  # switched off, not installed or unreadable
             return {}
         from tether.recall.semantic import vectors  # numpy: only a recall that uses the model
 
@@ -300,9 +300,9 @@ class MemoryIndex:
 
     def vectors_pending(self) -> int | None:
         """Memories waiting for their vector; None when the model is not there."""
-        from tether.recall.semantic import encoder, wanted
+        from tether.recall.semantic import encoder
 
-        if not wanted() or encoder() is None:
+        if encoder() is None:  # switched off, not installed or unreadable
             return None
         from tether.recall.semantic import vectors
 
@@ -317,7 +317,7 @@ class MemoryIndex:
         """Embed the memories still waiting for a vector (all of them by default); how many were."""
         from tether.recall.semantic import encoder, wanted
 
-        if not wanted() or self._empty() or encoder() is None:
+        if not wanted() or self._empty() or encoder() is None:  # the empty check before the model loads
             return 0
         from tether.recall.semantic import vectors
 

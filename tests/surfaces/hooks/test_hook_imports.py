@@ -69,7 +69,7 @@ def test_a_push_loads_the_resolver_but_never_inspect(repo, quiet_env):
 LAZY_IMPORTS = {
     "anchor/grammars.py: tree_sitter_language_pack": "the grammars load only when a file is parsed",
     "anchor/grammars.py: tree_sitter": "tree-sitter loads only when a file is parsed",
-    "files/locate.py: _blake2": "hashlib loads OpenSSL (ms per hook); only the repo key needs blake2b",
+    "files/locate.py: _blake2": "hashlib loads OpenSSL (ms per hook); only the repo key and vector keys need blake2b",
     "files/locate.py: hashlib": "fallback where CPython lacks _blake2",
     "files/locate.py: platformdirs": "only when TETHER_HOME/CLAUDE_PLUGIN_DATA do not say where",
     "index/background.py: subprocess": "only when a background index is started",
@@ -104,8 +104,6 @@ LAZY_IMPORTS = {
     "recall/search.py: tether.recall.semantic": "the embedding model (numpy): recall only, never the prompt hook",
     "recall/search.py: tether.files": "the failure log: only when the vector store cannot be used",
     "recall/semantic/__init__.py: tether.recall.semantic.minilm": "numpy and the weights: only when a recall embeds",
-    "recall/rows.py: _blake2": "hashlib loads OpenSSL (ms per hook); only a changed memory file gets a vector key",
-    "recall/rows.py: hashlib": "fallback where CPython lacks _blake2",
     "service/__init__.py: tether.files": "the failure log: only when a write could not embed its memory",
     "store/files.py: fcntl": "POSIX only: where it is missing, writes stay atomic unlocked",
     "store/files.py: subprocess": "only a sweep of leftover temp files asks git what it tracks",
