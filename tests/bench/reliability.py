@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 
 from tests.bench import Table, workdir
-from tests.stress import SHARED_TAG, cli, make_repo, race, run_crashes, run_writers
+from tests.stress import INDEX_PEAK_PROBE, SHARED_TAG, cli, make_repo, race, run_crashes, run_writers
 
 MB = 1024 * 1024
 
@@ -160,14 +160,9 @@ def _hostile(tmp: Path, small: bool) -> Table:
     for rel, text in nested_files().items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    probe = (
-        "import resource, runpy, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
-        "try:\n    runpy.run_module('tether', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
-    )
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-c", probe, str(root)], capture_output=True, text=True, timeout=900, check=False
+        [sys.executable, "-c", INDEX_PEAK_PROBE, str(root)], capture_output=True, text=True, timeout=900, check=False
     )
     took = time.perf_counter() - started
     peak = int(proc.stderr.strip().splitlines()[-1]) / 1024

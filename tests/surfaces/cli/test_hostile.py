@@ -15,7 +15,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from stress import nested_files
+from stress import INDEX_PEAK_PROBE, nested_files
 
 MB = 1024 * 1024
 
@@ -70,13 +70,12 @@ def test_a_50_mb_file_is_hashed_not_parsed_and_memory_stays_bounded(repo):
     repo.write("src/app.py", "def main():\n    return 0\n")
     repo.commit()
     # the CLI under a wrapper that reports its own peak resident memory (the sweep runs in process here)
-    probe = (
-        "import resource, runpy, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
-        "try:\n    runpy.run_module('tether', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)"
-    )
     proc = subprocess.run(
-        [sys.executable, "-c", probe, str(repo.path)], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, "-c", INDEX_PEAK_PROBE, str(repo.path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert orjson.loads(proc.stdout)["data"]["files"] == 2
     peak_mb = int(proc.stderr.strip().splitlines()[-1]) / 1024
