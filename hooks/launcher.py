@@ -5,8 +5,8 @@ Stdlib only, and plain enough syntax for an old python3 to run it far enough to 
 
     launcher.py [--data DIR] COMMAND   DIR: the plugin data dir, when CLAUDE_PLUGIN_DATA is not set
 
-    launcher.py mcp            exec `python -m tether mcp` in the venv; while there is none, answer
-                               MCP at once (mcp_bridge.py), build it, then hand over to the real server
+    launcher.py mcp            `python -m tether mcp` in the venv, behind mcp_bridge.py, which answers
+                               `initialize` at once (and everything, while it builds a missing venv)
     launcher.py cli ARGS...    ensure the venv, then exec `python -m tether ARGS...`
     launcher.py hook EVENT     what hooks/*.py do: run one hook, fail open
     launcher.py ensure         create or refresh the venv now (what a background install runs)
@@ -58,9 +58,20 @@ def run_hook(event):
             here = os.path.dirname(os.path.abspath(__file__))
             site = list(info["site"])
             sys.path[:] = [os.path.join(root, "server")] + site + [p for p in sys.path if p != here and p not in site]
+            import gc
+
+            # A hook's process is short: as for tether's CLI (cli/main.py `entry`), the collector's
+            # passes over import-time objects free nothing, and the interpreter's teardown is skipped.
+            gc.set_threshold(20000, 10, 10)
             from tether.surfaces.hooks import main
 
-            sys.exit(main(event))
+            code = main(event)  # it has written and flushed its output, closed its caches, and never raises
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            os._exit(code)
         if os.environ.get("TETHER_LAUNCHER_HOPPED"):
             raise RuntimeError("the venv's python does not match its own record; rebuild it: launcher.py ensure")
         env = dict(os.environ, TETHER_LAUNCHER_HOPPED="1")
@@ -81,19 +92,18 @@ def run_tether(args):
 
 
 def run_mcp(args):
-    """The MCP server: exec'd straight when the venv is ready (the usual case, nothing in between).
+    """The MCP server, behind mcp_bridge, which answers `initialize` at once from mcp_tools.json.
 
-    Otherwise the first install (3-15 s on a warm cache, a minute on a cold one) could outlast the 30 s Claude Code gives a server to
-    answer `initialize`, and it never reconnects: the tools would be missing for the whole session.
-    So mcp_bridge answers the handshake itself at once, builds the venv in the background, and hands
-    the connection over to the real server when it is ready.
+    With the venv ready, the real server starts at the same moment and takes the connection over
+    once the handshake is answered: the real one needs 0.6-1.5 s to import the MCP SDK first.
+    Without it, the first install (3-15 s on a warm cache, a minute on a cold one) could outlast
+    the 30 s Claude Code gives a server to answer `initialize`, and it never reconnects: so the
+    bridge also builds the venv in the background and hands over when it is ready.
     """
     info, _ = ready(plugin_root(), data_dir())
-    if info is not None:
-        exec_(*tether_command(info, ["mcp"] + list(args)))
     import mcp_bridge
 
-    sys.exit(mcp_bridge.serve(["mcp"] + list(args)))
+    sys.exit(mcp_bridge.serve(["mcp"] + list(args), info))
 
 
 def main(argv=None):

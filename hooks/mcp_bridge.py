@@ -1,9 +1,14 @@
-"""tether's MCP server stand-in while the plugin's venv is first being built. Stdlib only.
+"""tether's MCP front: it answers the handshake at once while the real server starts. Stdlib only.
+
+With the venv ready (the usual case) the real server is spawned at once and the client's
+`initialize` is answered from mcp_tools.json in milliseconds, where the real server would take
+0.6-1.5 s to import the MCP SDK and pydantic before answering anything; the connection is handed
+over as soon as that answer is sent (the replay below), so every later message, tools/list
+included, is the real server's. While the venv is first being built, the front does more:
 
 Claude Code gives an MCP server 30 s to answer `initialize` and never reconnects one that missed
 it; a first install takes 3-15 s with uv or pip on a warm cache, a minute on a cold one and a slow
-network. So when `launcher.py mcp` finds no ready venv it runs this
-instead of waiting:
+network. So when `launcher.py mcp` finds no ready venv, rather than wait:
 
 - it starts the build at once (`launcher.py ensure`, detached and under the install lock, so it
   survives the session and never races a hook's background install);
@@ -43,6 +48,9 @@ SNAPSHOT = os.path.join(HERE, "mcp_tools.json")
 CALL_WAIT = float(os.environ.get("TETHER_MCP_CALL_WAIT") or 25)
 TYPICAL_BUILD = 20  # seconds, for the estimate before any build has finished on this machine
 REPLAY_ID = "tether-bridge-initialize"  # never a client's id: its answer is the one to drop
+# One JSON-RPC line at most, as the real server's transport caps it (tether/surfaces/mcp/transport.py):
+# a longer line is read past, never held, and passed on as `{}`, which draws an Invalid Request.
+MAX_LINE_BYTES = 16 << 20
 EMPTY_LISTS = {
     "resources/list": "resources",
     "resources/templates/list": "resourceTemplates",
@@ -50,14 +58,17 @@ EMPTY_LISTS = {
 }
 
 
-def serve(args):
-    """Serve until the client hangs up (or the real server exits); the exit code."""
-    return Bridge(args).run()
+def serve(args, ready=None):
+    """Serve until the client hangs up (or the real server exits); the exit code. `ready`: the
+    venv's info when it is ready (the real server starts at once), else None (build it first)."""
+    return Bridge(args, ready).run()
 
 
 class Bridge:
-    def __init__(self, args):
+    def __init__(self, args, ready=None):
         self.args = list(args)
+        self.ready = ready
+        self.spawned = None  # the real server, started before the handover (ready venv)
         self.root, self.data = plugin_env.plugin_root(), plugin_env.data_dir()
         with open(SNAPSHOT, encoding="utf-8") as f:
             self.snap = json.load(f)
@@ -72,17 +83,22 @@ class Bridge:
 
     # -- the two loops ------------------------------------------------------------------------
     def run(self):
-        log(
-            "tether: first start: installing its Python environment in the background (log: %s); "
-            "the MCP server answers meanwhile" % self.path(venv_build.INSTALL_LOG)
-        )
-        threading.Thread(target=self.watch_build, daemon=True).start()
-        for line in iter(sys.stdin.buffer.readline, b""):
+        if self.ready is not None:
+            self.spawned = self.spawn(self.ready)  # it imports while we answer the handshake
+        else:
+            log(
+                "tether: first start: installing its Python environment in the background (log: %s); "
+                "the MCP server answers meanwhile" % self.path(venv_build.INSTALL_LOG)
+            )
+            threading.Thread(target=self.watch_build, daemon=True).start()
+        for line in iter(read_line, b""):
             with self.lock:
                 if self.real is not None:
                     self.to_real(line)
                 elif line.strip():
                     self.handle(line)
+            if self.spawned is not None and self.init is not None:
+                self.hand_over(self.ready)  # initialize answered: from now on all is the real server's
         with self.lock:  # the client hung up: so does the real server, then we exit with its code
             real = self.real
             if real is not None:
@@ -148,13 +164,15 @@ class Bridge:
 
     def initialize_result(self, params):
         """The real server's answer, negotiated the same way (the SDK echoes a version it speaks,
-        else offers its newest), except that tools.listChanged is true: the list is re-announced
-        after the handover, so the client re-reads it from the real server itself."""
+        else offers its newest). While a build runs, tools.listChanged is true: the list is
+        re-announced after the handover, so the client re-reads it from the real server itself
+        (with a ready venv the client's tools/list reaches the real server anyway)."""
         result = json.loads(json.dumps(self.snap["initialize"]))
         versions = self.snap["protocolVersions"]
         asked = params.get("protocolVersion")
         result["protocolVersion"] = asked if asked in versions else versions[-1]
-        result["capabilities"].setdefault("tools", {})["listChanged"] = True
+        if self.ready is None:
+            result["capabilities"].setdefault("tools", {})["listChanged"] = True
         return result
 
     def expire(self):
@@ -245,10 +263,15 @@ class Bridge:
         )
 
     # -- the handover -------------------------------------------------------------------------
-    def hand_over(self, info):
+    def spawn(self, info):
         python, args, env = plugin_env.tether_command(info, self.args)
-        real = subprocess.Popen([python] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-        log("tether: environment ready; handing the connection over to the MCP server")
+        return subprocess.Popen([python] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+
+    def hand_over(self, info):
+        real, self.spawned = self.spawned, None
+        if real is None:
+            real = self.spawn(info)
+            log("tether: environment ready; handing the connection over to the MCP server")
         with self.lock:
             threading.Thread(target=self.pump, args=(real, self.init is not None), daemon=True).start()
             self.real = real
@@ -293,7 +316,8 @@ class Bridge:
             return False
         if "error" in msg:
             log("tether: the MCP server refused the replayed initialize: %s" % json.dumps(msg["error"]))
-        self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        if self.ready is None:
+            self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         return True
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -319,6 +343,18 @@ def tool_error(error):
     """An isError result whose text is `{"error": {"code", "message", ...}}`, like the real server's errors."""
     text = json.dumps({"error": error}, ensure_ascii=False)
     return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def read_line():
+    """The next line of stdin (b"" at its end), at most MAX_LINE_BYTES of it held."""
+    line = sys.stdin.buffer.readline(MAX_LINE_BYTES + 1)
+    if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+        while True:  # read past the rest of it, a bounded chunk at a time
+            rest = sys.stdin.buffer.readline(1 << 20)
+            if not rest or rest.endswith(b"\n"):
+                break
+        return b"{}\n"
+    return line
 
 
 def encode(msg):

@@ -99,8 +99,8 @@ def driver(*args: str, env: dict | None = None, stdout=subprocess.PIPE) -> subpr
 # stderr's last line. VmHWM, not ru_maxrss: Linux copies the parent's high-water mark into a child's
 # ru_maxrss at exec (vfork shares the mm), so under a large pytest process it read the parent's size.
 INDEX_PEAK_PROBE = (
-    "import resource, runpy, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
-    "try:\n    runpy.run_module('tether', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+    "import resource, sys; sys.argv = ['tether', '--root', sys.argv[1], 'index', '--json']\n"
+    "from tether.surfaces.cli.main import main\nmain()\nsys.stdout.flush()\n"
     "try:\n    hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
     "except (OSError, IndexError):\n    hwm = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
     "print(hwm, file=sys.stderr)"

@@ -1,4 +1,4 @@
-from tether.surfaces.cli.main import main
+from tether.surfaces.cli.main import entry
 
 if __name__ == "__main__":  # not when a spawned worker process re-imports the main module
-    raise SystemExit(main())
+    entry()

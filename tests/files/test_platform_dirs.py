@@ -1,13 +1,14 @@
 """Caches and state live in the platform's user dirs (platformdirs), also when the answer is memoized.
 
-Inside Claude Code the hooks keep platformdirs' answers in the plugin's data dir (importing
-platformdirs costs more than a silent prompt hook's work); these tests hold that memo to the
-answers platformdirs gives, through environment changes and damage.
+Inside Claude Code the hooks keep platformdirs' answers in the plugin's data dir, and the CLI in
+its venv (importing platformdirs costs more than a silent prompt hook's work); these tests hold
+that memo to the answers platformdirs gives, through environment changes and damage.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 import platformdirs
 import pytest
@@ -33,9 +34,16 @@ def _platformdirs(kind: str) -> str:
     }[kind]("tether")
 
 
-@pytest.mark.parametrize("in_plugin", [True, False])
-def test_dirs_are_platformdirs_answers_in_and_outside_the_plugin(user_dirs, monkeypatch, repo, in_plugin):
-    if in_plugin:
+@pytest.mark.parametrize("where", ["plugin", "venv", "system python"])
+def test_dirs_are_platformdirs_answers_in_and_outside_the_plugin(user_dirs, monkeypatch, repo, where):
+    """Memoized in the plugin's data dir, else in the venv tether runs from; a system Python's
+    prefix is never written to."""
+    venv = user_dirs / "venv"
+    venv.mkdir()
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    if where == "system python":
+        monkeypatch.setattr(sys, "base_prefix", str(venv))
+    if where == "plugin":
         monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(user_dirs / "plugin-data"))
     else:
         monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
@@ -43,8 +51,9 @@ def test_dirs_are_platformdirs_answers_in_and_outside_the_plugin(user_dirs, monk
     for _ in range(2):  # the second time from the memo, when there is one
         assert paths.cache_dir(repo.path) == paths.Path(_platformdirs("cache")) / key
         assert paths.state_dir(repo.path) == paths.Path(_platformdirs("state")) / key
-    assert (user_dirs / "plugin-data" / locate.DIRS_MEMO).exists() == in_plugin
-    if not in_plugin:
+    assert (user_dirs / "plugin-data" / locate.DIRS_MEMO).exists() == (where == "plugin")
+    assert (venv / locate.DIRS_MEMO).exists() == (where == "venv")
+    if where != "plugin":
         assert paths.plugin_data_dir() == paths.Path(_platformdirs("data"))
 
 

@@ -119,17 +119,32 @@ def init_params(version: str) -> dict:
     return {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
 
 
-def test_with_a_ready_venv_the_launcher_execs_the_real_server_with_nothing_in_between(tmp_path):
+def test_with_a_ready_venv_initialize_is_answered_at_once_then_the_real_server_takes_over(tmp_path):
     env = launcher_env(tmp_path, tmp_path / "plugin-data", TETHER_VENV=sys.prefix)  # the test venv, ready as it is
+    (tmp_path / ".git").mkdir()
     c = RawClient(env, tmp_path)
+    started = time.monotonic()
     init = c.ask(1, "initialize", init_params("2025-06-18"))["result"]
-    assert init["capabilities"]["tools"] == {"listChanged": False}  # the real server's own answer
-    cmdline = Path(f"/proc/{c.proc.pid}/cmdline").read_bytes().split(b"\0")
-    assert cmdline[1:4] == [b"-m", b"tether", b"mcp"]  # the launcher's process became the server: no proxy
+    answered = time.monotonic() - started
+    snap = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    # the real server's own answer (listChanged false: nothing will be re-announced), before it could import
+    assert init == dict(snap["initialize"], protocolVersion="2025-06-18")
+    assert init["capabilities"]["tools"] == {"listChanged": False}
+    children = Path(f"/proc/{c.proc.pid}/task/{c.proc.pid}/children").read_text().split()
+    assert len(children) == 1, children  # the real server started beside the answer, not after it
+    c.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    listed = c.ask(2, "tools/list", timeout=60)["result"]["tools"]  # now the real server's
+    assert Path(f"/proc/{children[0]}/cmdline").read_bytes().split(b"\0")[1:4] == [b"-m", b"tether", b"mcp"]
+    assert {t["name"] for t in listed} == TOOLS
+    called = c.ask(3, "tools/call", {"name": "recall", "arguments": {"task": "what is cached here"}}, timeout=60)
+    assert "isError" not in called["result"] or not called["result"]["isError"], called
+    assert c.lines.empty()  # the replayed initialize's answer was dropped, and no list_changed was sent
     c.proc.stdin.close()
     assert c.proc.wait(timeout=30) == 0
+    assert not Path(f"/proc/{children[0]}").exists() or b"zombie" in Path(f"/proc/{children[0]}/status").read_bytes()
     data = tmp_path / "plugin-data"  # nothing built, nothing logged (bytecode only, under PYTHONDONTWRITEBYTECODE)
     assert not data.exists() or [p.name for p in data.iterdir()] == ["pycache"]
+    print(f"initialize answered in {answered * 1000:.0f} ms")
 
 
 def test_before_the_venv_exists_the_launcher_speaks_mcp_itself_and_a_failed_build_says_why(tmp_path):

@@ -6,13 +6,12 @@ in Path for everyone else.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from tether.errors import InvalidInput
 from tether.files.read import read_state_file
-from tether.files.write import replace_json
+from tether.files.write import replace_text
 
 MARKERS = (".tether", ".git")
 
@@ -136,26 +135,30 @@ def plugin_data_dir() -> str:
 
 # What platformdirs' answers depend on, besides the platform: the memo is keyed on these.
 _DIR_ENV = ("HOME", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "ANDROID_DATA", "ANDROID_ROOT")
-DIRS_MEMO = "platform-dirs.json"
+DIRS_MEMO = "platform-dirs.txt"  # the key (a repr: one line), then `kind<TAB>path` lines
 
 
 def user_dir(kind: str) -> str:
-    """platformdirs' user cache / state / data dir for tether, memoized in the plugin's data dir.
+    """platformdirs' user cache / state / data dir for tether, memoized.
 
     Importing platformdirs costs ~15 ms (it loads tempfile, shutil, random), more than a silent
-    prompt hook's whole work. Inside Claude Code, CLAUDE_PLUGIN_DATA is always set, so its answers
-    are kept there under a key of everything they depend on (platform, HOME, XDG_*, ...): a changed
-    environment asks platformdirs again. Outside the plugin it is asked directly.
+    prompt hook's whole work, and a tenth of a CLI `check`. So its answers are kept under a key of
+    everything they depend on (platform, HOME, XDG_*, ...): a changed environment asks platformdirs
+    again. They are kept in the plugin's data dir inside Claude Code (CLAUDE_PLUGIN_DATA is always
+    set), else in the virtual environment tether runs from (a venv is its user's own; a system
+    Python's prefix is not written to: there platformdirs is asked every time).
     """
-    memo_dir = os.environ.get("CLAUDE_PLUGIN_DATA")
+    memo_dir = os.environ.get("CLAUDE_PLUGIN_DATA") or (sys.prefix if sys.prefix != sys.base_prefix else None)
     key = repr((sys.platform, sorted((k, v) for k, v in os.environ.items() if k in _DIR_ENV or k.startswith("XDG_"))))
     memo = os.path.join(memo_dir, DIRS_MEMO) if memo_dir else None
     if memo:
         try:
-            saved = json.loads(read_state_file(memo) or b"")
-            if saved.get("key") == key and isinstance(saved.get(kind), str):
+            # plain lines, not JSON: a read that finds the memo imports nothing (json costs ~1 ms)
+            lines = (read_state_file(memo) or b"").decode("utf-8").split("\n")
+            saved = dict(line.split("\t", 1) for line in lines[1:] if "\t" in line)
+            if lines[0] == key and saved.get(kind):
                 return saved[kind]
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError):
             pass
     import platformdirs
 
@@ -164,11 +167,12 @@ def user_dir(kind: str) -> str:
         "state": platformdirs.user_state_dir("tether"),
         "data": platformdirs.user_data_dir("tether"),
     }
-    if memo:
+    text = "\n".join([key] + [f"{k}\t{v}" for k, v in dirs.items()]) + "\n"
+    if memo and text.count("\n") == 4 and text.count("\t") == 3:  # repr() escapes the key's own
         assert memo_dir is not None  # memo is set only when memo_dir is
         try:
             os.makedirs(memo_dir, exist_ok=True)
-            replace_json(memo, {"key": key, **dirs})
+            replace_text(memo, text)
         except OSError:
-            pass  # a read-only data dir: platformdirs is simply asked every time
+            pass  # a read-only data dir or venv: platformdirs is simply asked every time
     return dirs[kind]

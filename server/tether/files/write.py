@@ -6,7 +6,6 @@ Standard library `os`, `stat` and `json` only: the prompt hook writes its sessio
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
@@ -45,12 +44,19 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
 
 def replace_json(path: str | os.PathLike, obj: object, sort_keys: bool = False) -> None:
     """A small JSON file written whole (no fsync: per-machine state, cheap to lose). Raises OSError."""
+    import json  # here, not at the top: a read path that writes nothing never needs it
+
+    replace_text(path, json.dumps(obj, separators=(",", ":"), sort_keys=sort_keys))
+
+
+def replace_text(path: str | os.PathLike, text: str) -> None:
+    """A small UTF-8 file written whole (no fsync: per-machine state, cheap to lose). Raises OSError."""
     path = os.fspath(path)
     directory, name = os.path.split(path)
     tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as f:
-            f.write(json.dumps(obj, separators=(",", ":"), sort_keys=sort_keys))
+            f.write(text)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -60,6 +66,8 @@ def replace_json(path: str | os.PathLike, obj: object, sort_keys: bool = False) 
 def append_jsonl(path: str | os.PathLike, obj: dict) -> int:
     """One line, one write(2) with O_APPEND: safe against concurrent appenders on one machine.
     Returns the file's size after the write."""
+    import json
+
     data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
     path = os.fspath(path)
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import _weakref  # the C module behind weakref: no import cost on the prompt hook's path
 import os
 import sqlite3
 import time
@@ -58,6 +58,25 @@ CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 
 REBUILT_NOTE = "rebuilt.json"  # beside the cache: when and why it was last rebuilt, for `tether doctor`
 _opened: set[str] = set()  # caches this process connected to: what `discard_opened` deletes
+_live: list[_weakref.ref] = []  # this process's open connections, for close_all
+
+
+class _Connection(sqlite3.Connection):
+    """sqlite3's connection, which (unlike the C type itself) takes weak references: close_all finds it."""
+
+
+def close_all() -> None:
+    """Close every cache connection this process still has open, before a process exits without
+    its interpreter's teardown (the CLI's and the hooks' quick exit): closing the last connection
+    checkpoints the WAL into the database, which the next process would otherwise have to recover."""
+    for ref in _live:
+        conn = ref()
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+    _live.clear()
 
 
 def connect(path: str | os.PathLike) -> sqlite3.Connection:
@@ -96,6 +115,8 @@ def discard(path: str | os.PathLike, why: str) -> None:
     note = os.path.join(os.path.dirname(base), REBUILT_NOTE)
     try:
         with open(note, "w", encoding="utf-8") as f:
+            import json  # a rebuild is rare: not on every command's path
+
             json.dump({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "why": why[:300]}, f)
     except OSError:
         pass
@@ -117,7 +138,8 @@ def discard_opened(why: str) -> int:
 
 
 def _open(path: str | os.PathLike) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False, factory=_Connection)
+    _live[:] = [r for r in _live if r() is not None] + [_weakref.ref(conn)]
     conn.execute("PRAGMA busy_timeout=30000")
     _into_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")

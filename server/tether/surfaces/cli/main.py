@@ -8,10 +8,32 @@ import os
 import sys
 
 from tether.errors import InternalError, InvalidInput, TetherError, from_os_error, from_sqlite_error
-from tether.index.db import discard_opened, is_corrupt, opened
+from tether.index.db import close_all, discard_opened, is_corrupt, opened
 from tether.surfaces.cli.output import emit, fail, reader_gone, utf8
 from tether.surfaces.cli.parser import build_parser, command_of
 from tether.surfaces.cli.terminal import visible
+
+
+def entry() -> None:
+    """The console script and `python -m tether`: main(), then a quick exit.
+
+    A CLI process is short: the collector's passes over the objects that imports create free
+    nothing (a higher threshold still collects, rarely), and the interpreter's teardown (freeing
+    ~200 modules' objects one by one) was ~7 ms CPU of a 60 ms `check`. Nothing is left to release
+    at the exit: files are closed, pool workers were joined, and the cache's connections are
+    closed here (closing the last one checkpoints SQLite's WAL).
+    """
+    import gc
+
+    gc.set_threshold(20_000, 10, 10)
+    code = main()
+    close_all()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # stdout's reader left: nothing more can be said
+            code = reader_gone() if stream is sys.stdout and code == 0 else code
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,7 +66,20 @@ def main(event: str, raw: bytes | None = None) -> int:
         from tether.files import failure_log as failures
 
         failures.record(event, e, root, session)
+    finally:
+        _close_caches()
     return 0
+
+
+def _close_caches() -> None:
+    """A hook is one process's whole life: its cache connections close here (checkpointing the
+    WAL), as the launcher then exits without the interpreter's teardown."""
+    db = sys.modules.get("tether.index.db")  # a silent prompt that never opened a cache imports nothing
+    if db is not None:
+        try:
+            db.close_all()
+        except Exception:  # fail open, as everywhere in a hook
+            pass
 
 
 def push_off() -> bool:
