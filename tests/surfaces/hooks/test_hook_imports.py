@@ -90,6 +90,7 @@ LAZY_IMPORTS = {
     "recall/rows.py: tether.anchor.content": "the bytes' hash: only a memory file read again is hashed",
     "recall/rows.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
     "recall/search.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
+    "recall/sync.py: tether.store.memory": "orjson and dataclasses: only a budgeted sync reads the file size cap",
     "service/reading.py: tether.lifecycle.affected": "only `affected` asks git for a diff and parses the base",
     "service/reading.py: tether.lifecycle.changes": "with tether.lifecycle.affected: only `affected`",
     "service/reading.py: tether.recall": "the answer's packing (orjson, receipts): only recall, never check or ls",
