@@ -11,7 +11,8 @@ from lang_cases import CASES
 
 from tether.anchor.extract import analyze
 from tether.index import db
-from tether.index.code_index import PARALLEL_THRESHOLD, CodeIndex
+from tether.index.code_index import CodeIndex
+from tether.index.parallel import PARALLEL_THRESHOLD
 
 FILES = "SELECT path, size, hash, language, skipped FROM files ORDER BY path"
 SYMBOLS = (

@@ -12,7 +12,8 @@ import pytest
 from hooktools import RELATED, billing_repo, context_of, failures, hook_env, payload, run_hook
 
 from tether.index import db
-from tether.index.code_index import PARALLEL_THRESHOLD, CodeIndex
+from tether.index.code_index import CodeIndex
+from tether.index.parallel import PARALLEL_THRESHOLD
 
 FILES = "SELECT path, size, hash, language, skipped FROM files ORDER BY path"
 SYMBOLS = "SELECT path, qualname, discriminator, start_byte, end_byte, hash FROM symbols ORDER BY path, start_byte"

@@ -3,15 +3,14 @@
 Cost follows what is asked: `file()` stats one file; `sweep()` lists the repository and re-reads
 only what changed. A row is trusted only when the file's mtime is safely older than the moment
 it was checked, so an edit landing within the filesystem's timestamp granularity is never missed.
+Changed files are parsed by parallel.py; the tables the lifecycle keeps beside these are memo.py's.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,29 +18,18 @@ from tether.anchor.content import content_hash
 from tether.anchor.model import FileFacts, Symbol
 from tether.index.db import transaction
 from tether.index.listing import list_files
+from tether.index.memo import ResolutionMemo
+from tether.index.parallel import analyze_many
 from tether.index.worker import (
     RACY_NS,
-    analyze_batch,
-    analyze_chunk,
-    by_size_and_extension,
     change_stamp,
     is_regular,
-    past,
     read_regular,
     root_prefix,
     rows_of,
     safe_analyze,
 )
 
-TYPE_CHECKING = False  # not `typing`'s: the prompt hook's silent path must not import it
-if TYPE_CHECKING:
-    from tether.store.memory import Anchor
-
-PARALLEL_THRESHOLD = 64  # below this many changed files a process pool costs more than it saves
-SERIAL_BATCH = 500  # files per write transaction when parsing in this process
-# files per worker task at most: a sweep cut short keeps the tasks already back, so in a large
-# repository each hook's share of a first index is kept for the next one
-MAX_CHUNK_FILES = 64
 BULK_FILES = 500  # a first sweep of at least this many files builds the lookup indexes afterwards
 # Looked up by hash (follow a move) and by name (follow a rename); random keys, so keeping them
 # sorted row by row costs a cold sweep's writer more than building them once at the end.
@@ -70,7 +58,9 @@ def _fresh(row_mtime: int, row_size: int, row_change: int, row_checked: int, st:
     )
 
 
-class CodeIndex:
+class CodeIndex(ResolutionMemo):
+    """Files and symbols of one repository's working tree, in its cache database."""
+
     def __init__(self, root: Path, conn: sqlite3.Connection) -> None:
         self.root = root
         self.conn = conn
@@ -174,7 +164,7 @@ class CodeIndex:
         try:
             # each batch is written as it comes back, in its own short transaction: the writes overlap
             # the parsing still running, and other processes' writers never wait for a whole sweep
-            for batch in self._analyze_many(changed, workers, sizes, deadline):
+            for batch in analyze_many(self.root, changed, workers, sizes, deadline):
                 with transaction(self.conn):
                     for rel, file_row, symbol_rows in batch:
                         if file_row is None:
@@ -221,64 +211,6 @@ class CodeIndex:
                     f"CREATE INDEX IF NOT EXISTS {name} ON {on}" if build else f"DROP INDEX IF EXISTS {name}"
                 )
 
-    def _analyze_many(
-        self, rels: list[str], workers: int | None, sizes: dict[str, int], deadline: float | None = None
-    ) -> Iterator[list[tuple]]:
-        """Batches of `analyze_batch` rows, in completion order; none after the deadline."""
-        workers = workers or os.cpu_count() or 1
-        groups = by_size_and_extension(rels, sizes)
-        if len(rels) < PARALLEL_THRESHOLD or workers < 2:
-            batch: list[tuple] = []
-            for group in groups:
-                if past(deadline):
-                    break
-                batch += analyze_batch(str(self.root), [group])
-                if len(batch) >= SERIAL_BATCH:
-                    yield batch
-                    batch = []
-            if batch:
-                yield batch
-            return
-        if past(deadline):
-            return
-        # Groups dealt round-robin, so each chunk gets a similar mix of big and small files; small
-        # enough chunks that the last one to finish leaves little of the machine idle. A group too
-        # big for one chunk's share (thousands of same-size generated files) is dealt in pieces.
-        n = max(workers * 8, -(-len(rels) // MAX_CHUNK_FILES))
-        share = max(PARALLEL_THRESHOLD, len(rels) // n)
-        pieces = [g[i : i + share] for g in groups for i in range(0, len(g), share)]
-        chunks: list[list[list[str]]] = [[] for _ in range(n)]
-        for i, piece in enumerate(pieces):
-            chunks[i % n].append(piece)
-        chunks = [c for c in chunks if c]
-        # imported here: multiprocessing costs ~20 ms to import, and the prompt hook never sweeps
-        import multiprocessing
-
-        # asked without fixing it (an embedding application may still choose); the first listed is the default
-        method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
-        threads = sys.modules.get("threading")  # not imported: no thread was started through it
-        if method == "fork" and threads is not None and threads.active_count() > 1:
-            # forking a process with threads (the MCP server's transport) can copy a lock held by
-            # another thread into the child, which then waits on it forever: start clean children
-            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        if method == "fork":
-            from tether.anchor.extract import warm
-
-            warm(rels)  # once here, not once per worker: forked workers inherit compiled queries
-        # multiprocessing's Pool, not concurrent.futures: a sweep cut short (the deadline, a hook's
-        # alarm, an error writing) must stop its workers now, and only Pool can terminate them
-        pool = multiprocessing.get_context(method).Pool(min(workers, len(chunks)))
-        try:
-            results = pool.imap_unordered(analyze_chunk, [(str(self.root), c) for c in chunks])
-            for _ in chunks:
-                try:
-                    yield results.next(None if deadline is None else max(0.0, deadline - time.monotonic()))
-                except multiprocessing.TimeoutError:
-                    return
-        finally:
-            pool.terminate()  # every chunk is back on the normal path: only idle workers are stopped
-            pool.join()
-
     def indexed_at(self) -> float | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key='indexed_at'").fetchone()
         return float(row[0]) if row else None
@@ -314,28 +246,6 @@ class CodeIndex:
         rows = self.conn.execute("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path", (esc + "%",))
         return [r[0] for r in rows if "/" not in r[0][len(prefix) :] and r[0].endswith(suffix)]
 
-    # -- when a hash search needs a sweep -----------------------------------------------------
-    def search_stamp(self, rel: str) -> str:
-        """What must change before a body missing from `rel` can have moved: the file itself (a
-        move cuts it out of there) and git's index (git mv, checkout, stash)."""
-        parts = []
-        for path in (root_prefix(self.root) + rel, root_prefix(self.root) + ".git/index"):
-            try:
-                st = os.stat(path, follow_symlinks=False)
-                parts.append(f"{st.st_mtime_ns}:{st.st_size}:{change_stamp(st)}")
-            except OSError:
-                parts.append("-")
-        return "|".join(parts)
-
-    def searched(self, anchor_hash: str, stamp: str, ttl: float) -> bool:
-        row = self.conn.execute("SELECT stamp, at FROM searches WHERE anchor_hash=?", (anchor_hash,)).fetchone()
-        return row is not None and row[0] == stamp and time.time() - row[1] < ttl
-
-    def record_search(self, anchor_hash: str, stamp: str) -> None:
-        self.conn.execute(
-            "INSERT OR REPLACE INTO searches(anchor_hash, stamp, at) VALUES(?,?,?)", (anchor_hash, stamp, time.time())
-        )
-
     def find_files(self, hash_: str) -> list[FileRow]:
         rows = self.conn.execute(
             "SELECT path, mtime_ns, size, hash, language, skipped FROM files WHERE hash=? ORDER BY path",
@@ -352,39 +262,6 @@ class CodeIndex:
     def read_text(self, rel: str, start: int | None = None, end: int | None = None) -> str | None:
         data = self.read_bytes(rel)
         return None if data is None else data[start:end].decode("utf-8", "replace")
-
-    def snippet(self, hash_: str) -> str | None:
-        row = self.conn.execute("SELECT text FROM snippets WHERE hash=?", (hash_,)).fetchone()
-        return row[0] if row else None
-
-    def snippets_kept(self, hashes: list[str]) -> list[str]:
-        """Which of `hashes` (at most 500: SQLite's variable limit) have their text kept."""
-        marks = ",".join("?" * len(hashes))
-        return [r[0] for r in self.conn.execute(f"SELECT hash FROM snippets WHERE hash IN ({marks})", hashes)]
-
-    def keep_snippet(self, hash_: str, text: str, replace: bool = False) -> None:
-        self.conn.execute(f"INSERT OR {'REPLACE' if replace else 'IGNORE'} INTO snippets VALUES(?, ?)", (hash_, text))
-
-    # -- where a renamed or moved anchor was last found ---------------------------------------
-    # Keyed by the anchor itself (its hash and where it was written), never its hash alone: twins
-    # with identical bodies (two newtypes, two copied handlers) share a hash, and one's follow must
-    # not send the other to the same place.
-    def follow(self, a: Anchor) -> list[tuple[str, str | None, str | None]]:
-        return list(
-            self.conn.execute(
-                "SELECT path, symbol, discriminator FROM follows "
-                "WHERE anchor_hash=? AND from_path=? AND from_symbol=? AND from_disc=?",
-                _follow_key(a),
-            )
-        )
-
-    def remember_follow(self, a: Anchor, path: str, symbol: str | None, disc: str | None) -> None:
-        with transaction(self.conn):
-            self.conn.execute(
-                "INSERT OR REPLACE INTO follows(anchor_hash, from_path, from_symbol, from_disc, path, symbol, discriminator) "
-                "VALUES(?,?,?,?,?,?,?)",
-                (*_follow_key(a), path, symbol or "", disc),
-            )
 
     # -- internals ----------------------------------------------------------------------------
     def _forget(self, rel: str) -> None:
@@ -406,7 +283,3 @@ class CodeIndex:
             "VALUES(?,?,?,?,?,?,?,?,?,?)",
             symbol_rows,
         )
-
-
-def _follow_key(a: Anchor) -> tuple[str, str, str, str]:
-    return (a.hash, a.path, a.symbol or "", a.discriminator or "")

@@ -13,11 +13,9 @@ from datetime import datetime
 from tether.anchor.disc import disc_matches, twins_named
 from tether.anchor.locator import locator
 from tether.anchor.model import Symbol
-from tether.index.background import running, wait
-from tether.index.code_index import CodeIndex, FileRow
-from tether.index.db import transaction
+from tether.index.code_index import FileRow
 from tether.index.named import named_symbols
-from tether.lifecycle.diff import alike, compact_diff, text_from_git
+from tether.lifecycle.diff import compact_diff
 from tether.lifecycle.entropy import (
     FILE_LOW_ENTROPY_BITS,
     LOW_ENTROPY_BITS,
@@ -25,7 +23,8 @@ from tether.lifecycle.entropy import (
     symbol_bits,
     too_trivial_to_follow,
 )
-from tether.lifecycle.formats import OldHashes, in_current_format, outdated
+from tether.lifecycle.formats import in_current_format, outdated
+from tether.lifecycle.lookups import IndexLookups
 from tether.lifecycle.namesakes import kept_its_name, namesake_new_since, stood_there
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
@@ -33,31 +32,15 @@ from tether.lifecycle.twins import namesake_among, own_slot_then, pick_twin, twi
 from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
 from tether.store.memory import Anchor, Memory
 
-MAX_SNIPPET = 64_000
-# How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.
-SEARCH_TTL_S = 600.0
 # Why a file in place was not analyzed (FileFacts.skipped) that leaves its anchors unknown, not gone.
 UNREAD = ("syntax", "too_large")
-# How alike a namesake must be to the anchored text to count as it, moved and edited.
-RESEMBLANCE = 0.6
 
 
-class Resolver:
-    """Resolves anchors against one index; sweeps the repository at most once, only if needed."""
+class Resolver(IndexLookups):
+    """Resolves anchors against one index; sweeps the repository at most once, only if needed.
 
-    def __init__(self, index: CodeIndex, with_diff: bool = True, deadline: float | None = None) -> None:
-        self.index = index
-        self.with_diff = with_diff
-        self.deadline = deadline  # when a sweep must stop (`time.monotonic()`); None: sweep to the end
-        self._swept = False
-        self._cut_short = False  # a sweep stopped at the deadline: "found nowhere" is not known
-        self._snippets: dict[str, tuple[str, int | None, int | None]] = {}  # hash -> where to read it
-        self._old_hashes = OldHashes(index)
-        # each file's row, asked once per resolver (10,000 memories share 1,000 files) until a sweep
-        self._rows: dict[str, FileRow | None] = {}
-        # candidates asked in batches (`memories`): trusted while no file was re-read since
-        self._named: dict[tuple[str, str], list[Symbol]] = {}
-        self._named_at = -1
+    `Resolver(index, with_diff=True, deadline=None)`: the constructor, the per-resolver caches and
+    the index lookups are IndexLookups' (lookups.py); the decisions are here."""
 
     def memories(self, ms: Iterable[Memory], now: datetime | None = None) -> list[Verdict]:
         """`memory` of each, every file asked first and their symbols a batch at a time."""
@@ -85,37 +68,6 @@ class Resolver:
             self._keep(a, c.start_byte, c.end_byte)
             return Resolution(Status.ACTIVE, None, a.path, c.qualname, c.discriminator, c.start_line, c.end_line)
         return self._symbol(a, commit)
-
-    def flush(self) -> None:
-        """Persist snippets seen at their anchors, so later diffs have the 'then' side: the text of
-        each active anchor whose hash has none kept yet, asked of the index in batches."""
-        if not self._snippets:
-            return
-        wanted = list(self._snippets)
-        have: set[str] = set()
-        for i in range(0, len(wanted), 500):
-            have.update(self.index.snippets_kept(wanted[i : i + 500]))
-        texts = {}
-        for h in wanted:
-            if h not in have:
-                path, start, end = self._snippets[h]
-                text = self.index.read_text(path, start, end)
-                if text is not None:
-                    texts[h] = text
-        self._snippets.clear()
-        if texts:
-            with transaction(self.index.conn):
-                for h, text in texts.items():
-                    self.index.keep_snippet(h, text)
-
-    def _file_row(self, path: str) -> FileRow | None:
-        if path not in self._rows:
-            self._rows[path] = self.index.file(path)
-        return self._rows[path]
-
-    def _candidates(self, a: Anchor) -> list[Symbol]:  # the anchored name's symbols in the anchored file
-        got = self._named.get((a.path, a.symbol)) if self._named_at == self.index.dirty else None  # type: ignore[arg-type]
-        return list(got) if got is not None else self.index.symbols(a.path, a.symbol)
 
     # -- symbols, sections, keys ------------------------------------------------------------
     def _symbol(self, a: Anchor, commit: str | None) -> Resolution:
@@ -318,28 +270,6 @@ class Resolver:
         return too_trivial_to_follow(self.index, a)
 
     # -- helpers ----------------------------------------------------------------------------
-    def _search(self, a: Anchor, find):
-        """Where else the anchored hash is, on an index brought up to date only when needed; None
-        when that needed a sweep and the sweep stopped at the deadline (hits in part of the
-        repository prove neither a unique match nor an absence).
-
-        A body can only have moved away if its file changed (a move cuts it out) or git moved
-        files; otherwise the last sweep's answer stands for a while, so a deleted anchor does not
-        cost a repository sweep on every read. Hits are re-verified against the files either way.
-        """
-        stamp = self.index.search_stamp(a.path)
-        if not self._swept and not self.index.searched(a.hash, stamp, SEARCH_TTL_S):
-            self._sweep()
-            if self._cut_short:
-                return None
-        hits = find(a.hash)
-        if not self._swept:
-            for path in {h[0] if isinstance(h, tuple) else h.path for h in hits}:
-                self.index.file(path)
-            hits = find(a.hash)
-        self.index.record_search(a.hash, stamp)
-        return hits
-
     def _moved_and_edited(self, a: Anchor):
         """A file moved and edited at once (`git mv` + edits): the same name in one file of the
         same base name elsewhere is that symbol, stale where it went. Only when its file is gone:
@@ -360,11 +290,6 @@ class Resolver:
                 return found[0][0], fresh[0]
         return None
 
-    def _resembles(self, a: Anchor, now: str | None) -> bool:
-        """Whether the text found looks like the anchored text then: a namesake that merely
-        existed elsewhere all along must not be taken for the anchor moved."""
-        return alike(self._old_text(a, None), now, RESEMBLANCE)
-
     def _moved_file(self, a: Anchor) -> Resolution | None:
         """A whole file moved and edited at once: one namesake file elsewhere, stale there."""
         base = a.path.rpartition("/")[2]
@@ -377,41 +302,6 @@ class Resolver:
             return None
         diff = compact_diff(self._old_text(a, None) or "", new or "", align=False) if self.with_diff else None
         return Resolution(Status.STALE, Reason.FILE_EDITED, path, followed=True, diff=diff)
-
-    def _sweep(self) -> None:
-        if self._swept or self._cut_short:
-            return
-        if self.deadline is not None and running(self.index.root):
-            # a background index is building it: a caller in a hurry would only race it for
-            # the same files, and wait its whole deadline every time, until it is done
-            self._cut_short = True
-            return
-        if self.deadline is None:
-            wait(self.index.root)  # then the sweep below reads only what changed since
-        done = self.index.sweep(deadline=self.deadline)
-        self._rows.clear()
-        self._named.clear()
-        self._swept = bool(done["complete"])
-        self._cut_short = not self._swept
-
-    def _text(self, path: str, s) -> str | None:
-        return self.index.read_text(path, s.start_byte, s.end_byte)
-
-    def _keep(self, a: Anchor, start: int | None, end: int | None) -> None:
-        if a.hash in self._snippets or (end is not None and start is not None and end - start > MAX_SNIPPET):
-            return
-        if a.type == "file" and a.size > MAX_SNIPPET:
-            return
-        self._snippets[a.hash] = (a.path, start, end)  # read at flush, if the index keeps none yet
-
-    def _old_text(self, a: Anchor, commit: str | None) -> str | None:
-        text = self.index.snippet(a.hash)
-        if text is None:
-            try:
-                text = text_from_git(self.index.root, commit, a.path, a.hash, None if a.type == "file" else a.symbol)
-            except (OSError, ValueError):  # git's own failures are handled inside: None
-                text = None
-        return text
 
 
 def _spec(kind: str, path: str, qualname: str, disc: str | None) -> str:

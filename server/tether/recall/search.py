@@ -1,14 +1,10 @@
-"""The memory search index: SQLite FTS5 over every memory file, kept in sync incrementally.
+"""The memory search index: SQLite FTS5 over every memory file, searched and read back.
 
 Light on purpose so the prompt hook can import it and answer in milliseconds: stdlib only at import
 (the memory file format is loaded only to parse a file; no dataclasses, orjson, typing or
 tree-sitter), and never mcp. Status is not known here: candidates are ranked on text,
-the files in play, kind and base confidence; `recall` re-resolves whatever it returns.
-
-Sync cost follows what changed. The memories directory's own mtime/ctime move whenever a file is
-created, renamed or deleted there (tether's atomic writes, git checkouts and pulls all do that), so
-an unchanged stamp skips the per-file scan; an in-place edit that leaves the directory untouched is
-caught when a candidate is loaded (`load` re-reads the file) and by the next full scan.
+the files in play, kind and base confidence; `recall` re-resolves whatever it returns. Keeping the
+index in sync with the files is sync.py; turning a task into terms and filters is query.py.
 """
 
 from __future__ import annotations
@@ -16,31 +12,17 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
-import stat as _stat
-import time
 from collections.abc import Iterable
 
 from tether.errors import StoreCorrupt
 from tether.files.locate import cache_dir
 from tether.index import db
-from tether.index.worker import RACY_NS, change_stamp
-from tether.recall.lexicon import alternates, phrase_terms
+from tether.recall.query import CURRENT, filters, fts_match, query_terms, rel_files, stats
 from tether.recall.ranking import SEM_MIN_COSINE, Candidate, Search, rank, tips
-from tether.recall.rows import (
-    WEIGHTS,
-    close_superseded,
-    code_due,
-    drop,
-    fill_code,
-    insert,
-    parent_dir,
-    parse,
-    same_bytes,
-    save_stats,
-)
-from tether.recall.text import terms, unique
+from tether.recall.rows import WEIGHTS, code_due, fill_code, parent_dir
+from tether.recall.sync import sync_memories
+from tether.recall.text import unique
 from tether.settings import env_float
-from tether.store.links import CLOCK_SKEW_S
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -50,8 +32,6 @@ if TYPE_CHECKING:
 
 POOL = 50  # text matches re-scored per query: ten times what an answer holds
 MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add up to at most this
-_CURRENT = "m.closed_ts IS NULL AND m.valid_from_ts <= ?"  # a future valid_from is not current yet
-MAX_TERMS = 24  # a long prompt is searched on its rarest terms
 MAX_SEARCH_CHARS = 20_000  # hooks pass whole prompts: cut, never refuse
 # Semantic recall (recall/semantic/): the memories nearest the task in meaning join the pool, at
 # most SEM_POOL of them, and only from ranking.SEM_MIN_COSINE up.
@@ -78,107 +58,9 @@ class MemoryIndex:
 
     # -- sync ---------------------------------------------------------------------------------
     def sync(self, full: bool = False, max_bytes: int | None = None) -> dict[str, int]:
-        """Bring the index up to date with the memory files; re-parses only files that changed.
-
-        `max_bytes`: parse at most about this much memory text now (a hook after a `git pull` of
-        thousands of memory files); the rest waits for the next sync, which picks up where this
-        one stopped, and `partial` says so."""
-        dst: os.stat_result | None
-        try:
-            dst = os.stat(self.dir)
-            if os.path.islink(self.dir) or os.path.islink(os.path.dirname(self.dir)):
-                dst = None  # a committed link would index memories outside the repository
-        except OSError:
-            dst = None
-        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_dir'").fetchone()
-        stamp = f"{dst.st_mtime_ns}:{change_stamp(dst)}" if dst else "missing"
-        if not full and row is not None:
-            saved, _, scanned = row[0].rpartition("|")
-            newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
-            if saved == stamp and newest < int(scanned) - RACY_NS:
-                return {"parsed": 0, "removed": 0, "partial": False}
-        scan_ns = time.time_ns()
-        known = {
-            r[0]: r[1:]
-            for r in self.conn.execute("SELECT name, mtime_ns, change, size, checked_ns, hash FROM mem_files")
-        }
-        changed, present, sizes, racy = [], set(), {}, []
-        if dst is not None:
-            with os.scandir(self.dir) as it:
-                for e in it:
-                    if not e.name.endswith(".md") or e.name.startswith("."):
-                        continue
-                    try:
-                        st = e.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if not _stat.S_ISREG(st.st_mode):
-                        continue
-                    present.add(e.name)
-                    k = known.get(e.name)
-                    sizes[e.name] = st.st_size
-                    if k and k[0] == st.st_mtime_ns and k[1] == change_stamp(st) and k[2] == st.st_size:
-                        if max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS:
-                            continue
-                        racy.append(e.name)  # the stat says unchanged, but too recently to trust
-                    else:
-                        changed.append(e.name)
-        gone = [n for n in known if n not in present]
-        # a racy file is read again: the same bytes (a second read right after a pull) renew its row's
-        # stamp; other bytes are parsed and indexed anew
-        restamp = []
-        for name in racy:
-            got = same_bytes(self.dir, name, known[name][4])
-            if got is None:
-                changed.append(name)
-            else:
-                st, checked = got
-                restamp.append((st.st_mtime_ns, change_stamp(st), st.st_size, checked, name, known[name][4]))
-        # files never indexed first: a budgeted sync must not spend itself re-reading the ones it
-        # just read, which stay "racy" (possibly rewritten unseen) for a moment after their write
-        changed.sort(key=lambda name: (name in known, name))
-        partial = False
-        if max_bytes is not None:
-            from tether.store.memory import MAX_FILE_BYTES
-
-            spent = 0
-            for i, name in enumerate(changed):
-                spent += sizes[name] if sizes[name] <= MAX_FILE_BYTES else 0  # a file over the cap is not read
-                if spent > max_bytes and i:
-                    changed, partial = changed[:i], True
-                    break
-        parsed = [parse(self.dir, n) for n in changed]
-        with db.transaction(self.conn):
-            # only a row still holding the bytes read (another process may have re-indexed it since)
-            self.conn.executemany(
-                "UPDATE mem_files SET mtime_ns=?, change=?, size=?, checked_ns=? WHERE name=? AND hash=?", restamp
-            )
-            # Concurrent processes scan the same new files: whatever another one indexed, at the very
-            # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
-            parsed = [item for item in parsed if not self._current(*item[:3])]
-            changed = [item[0] for item in parsed]
-            for name in gone + changed:
-                drop(self.conn, name)
-            fields: dict = {}  # code fields by anchor hashes, made once per sync
-            for item in parsed:
-                insert(self.conn, *item, fields)
-            if gone or changed:
-                close_superseded(self.conn)
-                save_stats(self.conn)
-            if not partial:
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES('mem_dir', ?)", (f"{stamp}|{scan_ns}",)
-                )
-        return {"parsed": len(changed), "removed": len(gone), "partial": partial}
-
-    def _current(self, name: str, st: os.stat_result | None, checked: int) -> bool:
-        """Whether the row for `name` was written from the same stat by a read no older than ours."""
-        if st is None:
-            return False
-        row = self.conn.execute(
-            "SELECT mtime_ns, change, size, checked_ns FROM mem_files WHERE name=?", (name,)
-        ).fetchone()
-        return row is not None and row[:3] == (st.st_mtime_ns, change_stamp(st), st.st_size) and row[3] >= checked
+        """Bring the index up to date with the memory files; re-parses only files that changed
+        (sync.py). `max_bytes`: parse at most about this much memory text now; `partial` says so."""
+        return sync_memories(self.conn, self.dir, full, max_bytes)
 
     # -- search -------------------------------------------------------------------------------
     def search(
@@ -202,9 +84,9 @@ class MemoryIndex:
         if code_due(self.conn) is not None:
             with db.transaction(self.conn):
                 fill_code(self.conn, fill)
-        files = self._rel_files(files)
-        where, args = self._filters(kinds, as_of)
-        q, df, n, alt = self._query_terms(task[:MAX_SEARCH_CHARS], expand)
+        files = rel_files(self.root, files)
+        where, args = filters(kinds, as_of)
+        q, df, n, alt = query_terms(self.conn, task[:MAX_SEARCH_CHARS], expand)
 
         def idf_of(t: str) -> float:
             return math.log(1 + (n - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))
@@ -225,19 +107,19 @@ class MemoryIndex:
                     break
                 use.append(t)
                 total += df[t]
-            rids = dict.fromkeys(self._best(_match(use), where, args, pool))
+            rids = dict.fromkeys(self._best(fts_match(use), where, args, pool))
             matched = len(rids)
             if matched >= pool or len(use) < len(known):
-                matched = self._count(_match(known), where, args)
+                matched = self._count(fts_match(known), where, args)
         spare = unique([a for t in q for a, _ in alts.get(t, ((), ()))[1]])
         if spare:
             # a question in other words: memories matching only the lexicon's alternates join the pool
-            for rid in self._best(_match(spare), where, args, pool // 2):
+            for rid in self._best(fts_match(spare), where, args, pool // 2):
                 if rid not in rids:
                     rids[rid] = None
                     matched += 1
         # the old belief's words find its successor: a superseded match stands for its current tip
-        via = tips(self.conn, _match(use), kinds, pool) if known and as_of is None else {}
+        via = tips(self.conn, fts_match(use), kinds, pool) if known and as_of is None else {}
         for tip in via:
             if tip not in rids:
                 rids[tip] = None
@@ -268,7 +150,7 @@ class MemoryIndex:
         dirs = {parent_dir(f) for f in files}
         if not any(sem.get(rid, 0.0) >= SEM_MIN_COSINE for rid in rids):
             sem = {}  # no memory in the pool is near in meaning: a lexical answer, with the lexical floor
-        ranked = rank(self.conn, self._stats()[1], rids, idf, unseen, near, dirs, via, alts, code=expand, sem=sem)
+        ranked = rank(self.conn, stats(self.conn)[1], rids, idf, unseen, near, dirs, via, alts, code=expand, sem=sem)
         return Search(ranked, matched, tuple(q), bool(sem))
 
     def _semantic(self, task: str, where: str, args: tuple) -> dict[int, float]:
@@ -338,7 +220,7 @@ class MemoryIndex:
     def _count(self, match: str, where: str, args: tuple) -> int:
         """Memories matching `match` under the filters; the join is skipped when it cannot filter."""
         if (
-            where == _CURRENT
+            where == CURRENT
             and not self.conn.execute(
                 "SELECT 1 FROM mems WHERE closed_ts IS NOT NULL OR valid_from_ts > ? LIMIT 1", args[:1]
             ).fetchone()
@@ -348,58 +230,6 @@ class MemoryIndex:
             f"SELECT count(*) FROM mem_fts JOIN mems m ON m.rid = mem_fts.rowid WHERE mem_fts MATCH ? AND {where}",
             (match, *args),
         ).fetchone()[0]
-
-    def _stats(self) -> tuple[int, float]:
-        """Number of indexed memories and their mean weighted length, as of the last sync."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key='mem_stats'").fetchone()
-        if row is None:
-            return 0, 1.0
-        count, avgdl = row[0].split()
-        return int(count), float(avgdl)
-
-    def _query_terms(
-        self, task: str, expand: bool = True
-    ) -> tuple[list[str], dict[str, int], int, dict[str, list[str]]]:
-        """The task's terms (at most MAX_TERMS, rarest kept; phrases add the term they stand for),
-        their lexicon alternates, the document frequencies of both, and N."""
-        q = unique(terms(task) + phrase_terms(task))
-        if not q:
-            return [], {}, 0, {}
-        alt = {t: [a for a in alternates(t) if a not in q] for t in q} if expand else {}
-        wanted = unique(q + [a for alts in alt.values() for a in alts])
-        n = self._stats()[0]
-        marks = ",".join("?" * len(wanted))
-        df = dict(self.conn.execute(f"SELECT term, doc FROM mem_vocab WHERE term IN ({marks})", wanted).fetchall())
-        if len(q) > MAX_TERMS:
-            # terms no memory contains are kept (they lower coverage), then the rarest known ones
-            q = sorted(q, key=lambda t: (df.get(t, 0), q.index(t)))[:MAX_TERMS]
-        return q, df, n, {t: [a for a in alt[t] if df.get(a)] for t in q if any(df.get(a) for a in alt.get(t, ()))}
-
-    def _filters(self, kinds: Iterable[str] | None, as_of: float | None) -> tuple[str, tuple]:
-        args: tuple
-        if as_of is None:
-            where, args = _CURRENT, (time.time() + CLOCK_SKEW_S,)
-        else:
-            where, args = "m.valid_from_ts <= ? AND (m.closed_ts IS NULL OR m.closed_ts > ?)", (as_of, as_of)
-        kinds = list(kinds or ())
-        if kinds:
-            where += f" AND m.kind IN ({','.join('?' * len(kinds))})"
-            args = (*args, *kinds)
-        return where, args
-
-    def _rel_files(self, files: Iterable[str]) -> list[str]:
-        out = []
-        for f in files:
-            p = str(f).replace(os.sep, "/")
-            if os.path.isabs(p):
-                try:
-                    p = os.path.relpath(p, self.root).replace(os.sep, "/")
-                except ValueError:
-                    continue
-            rel = os.path.normpath(p).replace(os.sep, "/")
-            if rel != "." and not rel.startswith("../") and rel != "..":
-                out.append(rel)
-        return list(dict.fromkeys(out))
 
     # -- loading ------------------------------------------------------------------------------
     def contradictions(self, ids: Iterable[str]) -> dict[str, list[str]]:
@@ -459,7 +289,3 @@ class MemoryIndex:
 def open_index(root: str | Path) -> MemoryIndex:
     """An index on the repository's cache database, for callers without a Tether (the hooks)."""
     return MemoryIndex(root)
-
-
-def _match(terms_: list[str]) -> str:
-    return " OR ".join(f'"{t}"' for t in terms_)

@@ -10,8 +10,9 @@ from tether.errors import Conflict, Duplicate, InvalidInput, NotFound, TetherErr
 from tether.index import db
 from tether.lifecycle.diff import head_commit
 from tether.lifecycle.formats import upgrade
+from tether.lifecycle.lookups import MAX_SNIPPET
 from tether.lifecycle.rebind import current_specs, merge_anchors
-from tether.lifecycle.resolve import LOW_ENTROPY_BITS, MAX_SNIPPET
+from tether.lifecycle.resolve import LOW_ENTROPY_BITS
 from tether.service.reading import Checked, Reads
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
 from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time

@@ -1,7 +1,7 @@
 """The secret gate: find credentials in text before it is written to a shared, committed memory.
 
 `scan(text, allow)` returns findings (rule, line, column, span) and never raises; callers refuse the
-write and report the rule and position only, never the matched text. Rules (secret_rules.py) run
+write and report the rule and position only, never the matched text. Rules (rules.py) run
 most specific first; a span claimed by one rule is not reported again by a more generic one. A
 line ending in a backslash is joined to the next before scanning (a key split for width is still
 a key); positions are reported in the original text.

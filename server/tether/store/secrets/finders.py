@@ -1,6 +1,6 @@
 """The secret gate's structural finders: rules that need more than one regex to judge a candidate.
 
-Each finder is called as `find(text, match, depth, taken)` by secret_rules.candidates and returns
+Each finder is called as `find(text, match, depth, taken)` by rules.candidates and returns
 the secret's span, `(rule, start, end)` to report under another rule (the token pass reports
 encoded_credentials and high_entropy), `("", start, end)` to claim a harmless span so that generic
 rules leave it alone, or None. `taken(start, end)` says whether an earlier rule claimed the span.
@@ -13,18 +13,15 @@ from collections.abc import Iterator
 from typing import Callable
 
 from tether.store.secrets.checks import (
-    _META,
-    _NOT_SECRET,
     decode_b64,
     fake,
     looks_random,
-    name_words,
     password_like,
     placeholder,
     printable,
     reference,
-    secret_name,
 )
+from tether.store.secrets.names import _META, _NOT_SECRET, name_words, secret_name
 
 Span = tuple[int, int]
 Taken = Callable[[int, int], bool]  # does (start, end) overlap a span an earlier rule claimed?
