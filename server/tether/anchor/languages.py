@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tether.anchor.embedded import script_language
 from tether.anchor.hash_formats import current
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -145,25 +146,6 @@ _TS_COMMON: dict[str, Any] = dict(
     bare_param_nodes=("formal_parameters", "required_parameter"),
 )
 
-_SCRIPT_LANGUAGES = {
-    "ts": "typescript",
-    "typescript": "typescript",
-    "tsx": "tsx",
-    "js": "javascript",
-    "jsx": "javascript",
-}
-
-
-def _script_language(block) -> str | None:
-    """The language of a Vue/Svelte `<script>` block from its `lang` attribute: JavaScript if none."""
-    tag = block.prev_named_sibling
-    for attr in tag.named_children if tag is not None and tag.type == "start_tag" else ():
-        if attr.named_child_count == 2 and attr.named_children[0].text == b"lang":
-            value = (attr.named_children[1].text or b"").strip(b"\"'").decode("utf-8", "replace")
-            return _SCRIPT_LANGUAGES.get(value.lower())  # `lang="coffee"`: not parsed
-    return "javascript"
-
-
 LANGUAGES: tuple[Language, ...] = (
     Language(
         "python",
@@ -286,8 +268,8 @@ LANGUAGES: tuple[Language, ...] = (
     Language("gdscript", "gdscript", (".gd",), class_kinds=frozenset({"class", "impl"})),
     # `SELECT` is `select`, `Invoices` is `invoices` (unquoted names fold); `/* */` is "marginalia".
     Language("sql", "sql", (".sql",), caseless=("keyword_", "identifier"), skip=frozenset({"marginalia"})),
-    Language("vue", "vue", (".vue",), embedded=_script_language),
-    Language("svelte", "svelte", (".svelte",), embedded=_script_language),
+    Language("vue", "vue", (".vue",), embedded=script_language),
+    Language("svelte", "svelte", (".svelte",), embedded=script_language),
     # --- end of Bash ... Vue/Svelte ------------------------------------------------------------------
     # -- C family, Ruby, PHP, Kotlin, Swift, Scala, Lua (queries/<name>.scm tells their story) --
     # A typedef or `template <...>` wraps what it declares; a declaration wraps its one variable.

@@ -74,7 +74,7 @@ def _semantic(t) -> Finding:
     return Finding("semantic recall", True, detail)
 
 
-# Vue and Svelte files parse their <script> blocks with these (anchor/languages.py's _SCRIPT_LANGUAGES)
+# Vue and Svelte files parse their <script> blocks with these (anchor/embedded.py's SCRIPT_LANGUAGES)
 EMBEDDED = {"vue": ("javascript", "typescript", "tsx"), "svelte": ("javascript", "typescript", "tsx")}
 
 
