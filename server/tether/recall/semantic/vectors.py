@@ -85,9 +85,12 @@ def fill(conn: sqlite3.Connection, budget_s: float | None) -> int:
     while True:
         rows = conn.execute(f"{_WAITING} ORDER BY length(t.text), t.key LIMIT ?", (FILL_CHUNK,)).fetchall()
         if not rows:
-            gen = conn.execute("SELECT value FROM vec.meta WHERE key='generation'").fetchone()[0]
             with db.transaction(conn):
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('vec_complete', ?)", (gen,))
+                # asked again under the write lock: a memory another process adds meanwhile
+                # (its text written, the flag cleared, in one transaction) is never marked embedded
+                if conn.execute(f"{_WAITING} LIMIT 1").fetchone() is None:
+                    gen = conn.execute("SELECT value FROM vec.meta WHERE key='generation'").fetchone()[0]
+                    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('vec_complete', ?)", (gen,))
             break
         if budget_s is not None and time.monotonic() - start >= budget_s:
             break
