@@ -61,7 +61,10 @@ EMPTY_LISTS = {
 def serve(args, ready=None):
     """Serve until the client hangs up (or the real server exits); the exit code. `ready`: the
     venv's info when it is ready (the real server starts at once), else None (build it first)."""
-    return Bridge(args, ready).run()
+    try:
+        return Bridge(args, ready).run()
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: the real server, in the same group, gets it too
+        return 130
 
 
 class Bridge:
@@ -127,11 +130,16 @@ class Bridge:
             msg = json.loads(line)
         except ValueError:
             return self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
-        if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
+        if not isinstance(msg, dict) or not isinstance(msg.get("method"), str) or msg.get("jsonrpc") != "2.0":
             if isinstance(msg, dict) and ("result" in msg or "error" in msg):
                 return  # an answer to a request of ours: we send none before the handover
             return self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}})
         method = msg["method"]
+        if method == "initialize" and "id" in msg and not valid_initialize(msg.get("params")):
+            # as the real server would refuse it: answering success would hand over a session it never accepted
+            return self.send(
+                {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32602, "message": "Invalid request parameters"}}
+            )
         if "id" not in msg:  # a notification
             if method == "notifications/initialized":
                 self.initialized = True
@@ -343,6 +351,19 @@ def tool_error(error):
     """An isError result whose text is `{"error": {"code", "message", ...}}`, like the real server's errors."""
     text = json.dumps({"error": error}, ensure_ascii=False)
     return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def valid_initialize(params):
+    """The fields the SDK requires of `initialize`: protocolVersion, capabilities and clientInfo (name, version)."""
+    if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
+        return False
+    info = params.get("clientInfo")
+    return (
+        isinstance(params.get("capabilities"), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    )
 
 
 def read_line():

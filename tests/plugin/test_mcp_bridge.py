@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import anyio
 import orjson
+import pytest
 from hooktools import ROOT
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -267,3 +269,55 @@ def test_first_start_answers_at_once_then_hands_over_to_the_real_server(repo, tm
     said = (tmp_path / "server-stderr.log").read_text()
     assert "first start: installing" in said and "handing the connection over" in said, said
     assert not (data / "hook-failures.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},  # no protocolVersion
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": None},
+        {"id": 1, "method": "initialize", "params": init_params("2025-06-18")},  # no "jsonrpc"
+    ],
+)
+def test_an_initialize_the_real_server_would_refuse_is_refused_at_once_and_a_good_one_follows(tmp_path, bad):
+    env = launcher_env(tmp_path, tmp_path / "plugin-data", TETHER_VENV=sys.prefix)
+    c = RawClient(env, tmp_path)
+    c.send(bad)
+    refused = c.next()
+    assert "error" in refused and refused["error"]["code"] in (-32600, -32602), refused
+    assert c.ask(2, "initialize", init_params("2025-06-18"))["result"]["serverInfo"]["name"] == "tether"
+    c.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    assert c.ask(3, "ping", timeout=60)["result"] == {}
+    assert c.lines.empty()  # nothing stray from the real server: it saw only the good initialize
+    c.proc.stdin.close()
+    assert c.proc.wait(timeout=30) == 0
+
+
+def test_ctrl_c_ends_the_server_quietly(tmp_path):
+    env = launcher_env(tmp_path, tmp_path / "plugin-data", TETHER_VENV=sys.prefix)
+    c = RawClient(env, tmp_path)
+    c.ask(1, "initialize", init_params("2025-06-18"))
+    c.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    c.ask(2, "ping", timeout=60)  # the real server is up
+    c.proc.send_signal(signal.SIGINT)
+    assert c.proc.wait(timeout=30) == 130
+    assert "Traceback" not in c.proc.stderr.read().decode()
+
+
+def test_a_client_that_vanishes_mid_answer_is_no_internal_error(repo):
+    """The real server, its stdout's reader gone: the session ends, nothing is reported as a bug."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tether", "--root", str(repo.path), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader leaves before the first answer
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init_params("2025-06-18")}
+    proc.stdin.write((json.dumps(hello) + "\n").encode())
+    proc.stdin.flush()
+    time.sleep(3)  # it answers into the closed pipe
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    assert "internal" not in err and "Traceback" not in err, err

@@ -9,7 +9,7 @@ import sys
 
 from tether.errors import InternalError, InvalidInput, TetherError, from_os_error, from_sqlite_error
 from tether.index.db import close_all, discard_opened, is_corrupt, opened
-from tether.surfaces.cli.output import emit, fail, reader_gone, utf8
+from tether.surfaces.cli.output import Result, emit, fail, reader_gone, utf8
 from tether.surfaces.cli.parser import build_parser, command_of
 from tether.surfaces.cli.terminal import visible
 
@@ -30,7 +30,8 @@ def entry() -> None:
     close_all()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: the shell started us with it closed (`>&-`)
+                stream.flush()
         except (OSError, ValueError):  # stdout's reader left: nothing more can be said
             code = reader_gone() if stream is sys.stdout and code == 0 else code
     os._exit(code)
@@ -83,6 +84,10 @@ def _run(argv: list[str]) -> int:
         if not utf8(arg) and (i == 0 or argv[i - 1] != "--root") and not arg.startswith("--root="):
             raise InvalidInput(f"argument {i + 1} is not valid UTF-8 (undecodable bytes shown escaped: {visible(arg)})")
     command = command_of(argv)
+    if command is None and "--version" in argv:  # argparse's would swallow a failed write (`> /dev/full`)
+        from tether import __version__
+
+        return emit(Result(None, f"tether {__version__}"), False)
     parser = build_parser([command] if command else None)
     args = parser.parse_args(argv)
     if not args.command:

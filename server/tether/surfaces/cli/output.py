@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -28,29 +29,53 @@ class Result:
 
 def emit(result: Result, as_json: bool) -> int:
     if as_json and not result.raw:
-        sys.stdout.buffer.write(to_json(result.data) + b"\n")
+        write_out(to_json(result.data) + b"\n")
     elif result.text:
-        sys.stdout.write(visible(result.text) + "\n")
-    sys.stdout.flush()  # here, inside the caller's try: a pipe closed early is noticed now, not at exit
+        text = visible(result.text) + "\n"
+        out = sys.stdout
+        write_out(text.encode(getattr(out, "encoding", None) or "utf-8", getattr(out, "errors", None) or "strict"))
+    elif sys.stdout is not None:
+        sys.stdout.flush()  # here, inside the caller's try: a pipe closed early is noticed now, not at exit
     return result.code
 
 
+def write_out(data: bytes) -> None:
+    """All of `data` to standard output, or an OSError: a closed stdout is EBADF, a reader that left
+    EPIPE (BrokenPipeError), a full disk ENOSPC. Written with os.write, past Python's buffer, whose
+    write of a large block can stop after the pipe's first 64 KB and report nothing."""
+    if sys.stdout is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    sys.stdout.flush()  # anything a command printed itself goes first
+    view = memoryview(data)
+    while view:
+        view = view[os.write(sys.stdout.fileno(), view) :]
+
+
 def fail(e: TetherError, as_json: bool) -> int:
-    """One line with the error's stable code (the JSON envelope with --json); exit 2."""
+    """One line with the error's stable code (the JSON envelope with --json, on stderr when stdout
+    cannot take it); exit 2. An error that cannot be written anywhere still exits 2."""
+    line = f"tether: error[{e.code}]: {visible(e.message)}"
     if as_json:
-        sys.stdout.buffer.write(orjson.dumps({"error": encodable(e.to_dict())}, option=orjson.OPT_INDENT_2) + b"\n")
-    else:
-        print(f"tether: error[{e.code}]: {visible(e.message)}", file=sys.stderr)
+        try:
+            write_out(orjson.dumps({"error": encodable(e.to_dict())}, option=orjson.OPT_INDENT_2) + b"\n")
+            return 2
+        except (OSError, ValueError):
+            line = f"tether: error[{e.code}]: {visible(e.message)} (and standard output took no JSON)"
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
     return 2
 
 
 def reader_gone() -> int:
-    """stdout's reader closed it: stop quietly. Point stdout at /dev/null so the interpreter's
-    final flush does not raise again (the pattern the Python docs give for SIGPIPE)."""
+    """stdout's reader closed it: stop quietly. Point stdout at /dev/null so a later flush does not
+    raise again (the pattern the Python docs give for SIGPIPE)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
     return 141  # 128 + SIGPIPE, what a shell reports for a writer killed by a closed pipe
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tether.surfaces.cli.args import Add
 from tether.surfaces.cli.output import Result
-from tether.surfaces.mcp.server import serve
 
 
 def register(add: Add) -> None:
@@ -12,5 +11,7 @@ def register(add: Add) -> None:
 
 
 def mcp(args) -> Result:
+    from tether.surfaces.mcp.server import serve  # the MCP SDK: ~1 s to import, for `tether --help` too
+
     serve(args.root)
     return Result(None, "", raw=True)

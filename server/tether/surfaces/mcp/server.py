@@ -105,4 +105,17 @@ def build(root: str | None = None) -> MCPServer:
 def serve(root: str | None = None) -> None:
     """Serve over stdio until the client hangs up."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="tether-mcp %(levelname)s %(message)s")
-    anyio.run(serve_stdio, build(root))
+    try:
+        anyio.run(serve_stdio, build(root))
+    except BaseException as e:
+        if not _client_gone(e):
+            raise
+
+
+def _client_gone(e: BaseException) -> bool:
+    """The client closed its end (stdout's reader gone, maybe mid-answer): the session is over, not a bug.
+    anyio wraps it in exception groups, one level per task group."""
+    inner = getattr(e, "exceptions", None)
+    if inner is not None:
+        return bool(inner) and all(_client_gone(x) for x in inner)
+    return isinstance(e, (BrokenPipeError, ConnectionResetError))
