@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
+from tether import __version__
 from tether.errors import InternalError, InvalidInput, TetherError, from_os_error, from_sqlite_error
 from tether.index.db import close_all, discard_opened, is_corrupt, opened
 from tether.surfaces.cli.output import Result, emit, fail, reader_gone, utf8
@@ -85,8 +86,6 @@ def _run(argv: list[str]) -> int:
             raise InvalidInput(f"argument {i + 1} is not valid UTF-8 (undecodable bytes shown escaped: {visible(arg)})")
     command = command_of(argv)
     if command is None and "--version" in argv:  # argparse's would swallow a failed write (`> /dev/full`)
-        from tether import __version__
-
         return emit(Result(None, f"tether {__version__}"), False)
     parser = build_parser([command] if command else None)
     args = parser.parse_args(argv)
