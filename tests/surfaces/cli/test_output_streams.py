@@ -91,3 +91,15 @@ def test_version_and_help_do_not_load_the_mcp_sdk(stocked):
         proc = subprocess.run([sys.executable, "-c", probe, flag], capture_output=True, text=True, timeout=120)
         assert proc.stderr.strip().splitlines()[-1] == "[]", (flag, proc.stderr)
         assert proc.stdout.startswith("tether 0.") if flag == "--version" else "usage: tether" in proc.stdout
+
+
+def test_main_called_in_process_writes_to_a_replaced_stdout(stocked, monkeypatch):
+    """A library caller (or a test) that swaps sys.stdout for a StringIO still gets the answer."""
+    import io
+
+    from tether.surfaces.cli.main import main
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["--root", str(stocked.path), "ls"]) == 0
+    assert out.getvalue().count("active") == 160

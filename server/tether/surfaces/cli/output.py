@@ -46,9 +46,19 @@ def write_out(data: bytes) -> None:
     if sys.stdout is None:
         raise OSError(errno.EBADF, "standard output is closed")
     sys.stdout.flush()  # anything a command printed itself goes first
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a stdout replaced in process (io.StringIO, a capture)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            buffer.write(data)
+        else:
+            sys.stdout.write(data.decode("utf-8", "backslashreplace"))
+        sys.stdout.flush()
+        return
     view = memoryview(data)
     while view:
-        view = view[os.write(sys.stdout.fileno(), view) :]
+        view = view[os.write(fd, view) :]
 
 
 def fail(e: TetherError, as_json: bool) -> int:
