@@ -179,7 +179,17 @@ class Reads:
         return found
 
     def verdict(self, ref: str, include_closed: bool = True) -> Verdict:
-        m = self.store.get(ref, self.memories(include_closed)[0])
+        return self._verdict(ref, self.memories(include_closed)[0])
+
+    def shown(self, ref: str) -> tuple[Verdict, tuple[str, list[str]] | None]:
+        """A memory as `show` gives it: its verdict, and what closed it (`links.closed_as`), if anything
+        did; the store is read once for both."""
+        everything = self.memories(include_closed=True)[0]
+        v = self._verdict(ref, everything)
+        return v, links.closed_as(v.memory, everything)
+
+    def _verdict(self, ref: str, mems: list[Memory]) -> Verdict:
+        m = self.store.get(ref, mems)
         r = self.resolver()
         v = r.memory(m)
         r.flush()

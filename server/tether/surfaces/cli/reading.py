@@ -5,7 +5,7 @@ from __future__ import annotations
 from tether.errors import InvalidInput
 from tether.lifecycle.status import Status
 from tether.lifecycle.views import envelope, memory_view, quarantine_view, staleness, verdict_view
-from tether.store.links import closed_as, superseded as superseded_ids
+from tether.store.links import superseded as superseded_ids
 from tether.surfaces.cli import render
 from tether.surfaces.cli.args import Add, repository
 from tether.surfaces.cli.output import Result, to_json
@@ -119,8 +119,7 @@ def ls(args) -> Result:
 
 def show(args) -> Result:
     t = repository(args)
-    v = t.verdict(args.id)
-    closed = closed_as(v.memory, t.memories(include_closed=True)[0])
+    v, closed = t.shown(args.id)
     data = dict(verdict_view(v, True, closed), memory=memory_view(v.memory), in_force=v.memory.in_force())
     counts = staleness([] if closed else [v])
     return Result(envelope(data, t.freshness(), **counts), render.memory_detail(v, closed))
