@@ -26,6 +26,7 @@ from pathlib import Path
 from tests.bench import ROOT, Table, copy_corpus, git_commit_all, ms, stdlib_files, workdir
 
 TARGET_P50, TARGET_P95 = 0.060, 0.120
+PUSH_SHARE = 0.6  # issue 26: the targets hold on a mix where 60% of prompts push
 RACY_WAIT = 2.2  # seconds: the memory index trusts its directory stamp only once it is older than 2 s
 KINDS = ("decision", "fact", "gotcha", "failed-attempt", "convention")
 VOCAB = """cache retry timeout buffer encoding decode parse header socket thread lock queue worker batch
@@ -64,6 +65,9 @@ def real_python3() -> str:
 CPU: list[float] = []  # user+sys seconds of each timed run: steadier than wall time on a shared machine
 
 
+PUSHED: list[bool] = []  # whether each timed run pushed a memory (printed context)
+
+
 def time_runs(argv: list[str], payloads: list[bytes], env: dict, cwd: Path) -> tuple[list[float], int]:
     import resource
 
@@ -77,7 +81,18 @@ def time_runs(argv: list[str], payloads: list[bytes], env: dict, cwd: Path) -> t
         CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         assert proc.returncode == 0 and not proc.stderr, proc.stderr
         pushes += bool(proc.stdout.strip())
+        PUSHED.append(bool(proc.stdout.strip()))
     return times, pushes
+
+
+def mix(times: list[float], pushed: list[bool], share: float = PUSH_SHARE) -> tuple[list[float], int, int]:
+    """The largest sample of `times` in which `share` of the prompts pushed (issue 26's mix): all
+    runs of the scarcer kind, in order, and as many of the other as the share asks."""
+    push = [t for t, p in zip(times, pushed) if p]
+    silent = [t for t, p in zip(times, pushed) if not p]
+    n = int(min(len(push) / share, len(silent) / (1 - share)))
+    k = round(n * share)
+    return push[:k] + silent[: n - k], k, n - k
 
 
 def write_memories(root: Path, t, n: int, rng: random.Random, start: int = 0) -> list:
@@ -182,7 +197,8 @@ def run(small: bool = False) -> list[Table]:
             m = rng.choice(memories)
             words = m.body.replace(".", "").split()
             related.append(prompt(f"why does {' '.join(words[:6])} behave like that here?", f"rel-{k}"))
-        # 60% of prompts push (issue 26's mix): two unrelated prompts for every three related ones
+        # issue 26's mix, 60% of prompts pushing, is drawn from these runs by what each did (`mix`):
+        # not every related prompt pushes
         unrelated = [prompt(UNRELATED[k % len(UNRELATED)] + f" (take {k})", "quiet") for k in range(runs * 2 // 3)]
         shell = ["sh", "-c", hook_command()]
         direct = [real_python3(), "-S", str(ROOT / "hooks" / "user_prompt_submit.py")]
@@ -190,14 +206,16 @@ def run(small: bool = False) -> list[Table]:
         # after the warm-up, new session ids for the related prompts (dedup must not short-cut them)
         related = [p.replace(b'"rel-', b'"rel2-') for p in related]
         CPU.clear()
+        PUSHED.clear()
         quiet_t, quiet_pushes = time_runs(shell, unrelated, env, root)
         push_t, pushes = time_runs(shell, related, env, root)
         cpu50, cpu95 = percentiles(CPU)
         quiet_cpu, push_cpu = statistics.median(CPU[: len(quiet_t)]), statistics.median(CPU[len(quiet_t) :])
-        mixed = quiet_t + push_t
+        mixed, n_push, n_silent = mix(quiet_t + push_t, PUSHED)
         p50, p95 = percentiles(mixed)
         table.add(
-            f"all prompts p50 / p95 ({len(mixed)} runs, as hooks.json runs it)",
+            f"all prompts p50 / p95 ({n_push} pushing and {n_silent} silent runs: {PUSH_SHARE:.0%} push; "
+            "as hooks.json runs it)",
             f"{ms(p50)} / {ms(p95)}",
             "p50 <= 60 ms, p95 <= 120 ms",
             p50 <= TARGET_P50 and p95 <= TARGET_P95,

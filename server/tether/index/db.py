@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = "23"  # 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "24"  # 24: verdicts kept for a listing (service/listing.py); 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS mems(
   valid_from_ts REAL, valid_to_ts REAL, closed_ts REAL, paths TEXT, dl REAL, tf TEXT, ctf TEXT, hashes TEXT, code_pending INTEGER,
   vkey TEXT);
 CREATE TABLE IF NOT EXISTS vec_text(key TEXT PRIMARY KEY, text TEXT);
+CREATE TABLE IF NOT EXISTS verdicts_kept(name TEXT PRIMARY KEY, codec TEXT, value BLOB);
 CREATE INDEX IF NOT EXISTS mems_id ON mems(id);
 CREATE INDEX IF NOT EXISTS mems_closed ON mems(closed_ts);
 CREATE INDEX IF NOT EXISTS mems_code_pending ON mems(code_pending);

@@ -28,7 +28,7 @@ from tether.lifecycle.lookups import IndexLookups
 from tether.lifecycle.namesakes import kept_its_name, namesake_new_since, stood_there
 from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
-from tether.lifecycle.twins import namesake_among, own_slot_then, pick_twin, twins_beside
+from tether.lifecycle.twins import namesake_among, own_label, own_slot_then, pick_twin, twins_beside
 from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
 from tether.store.memory import Anchor, Memory
 
@@ -55,6 +55,28 @@ class Resolver(IndexLookups):
         results = [self.anchor(a, m.commit) for a in m.anchors]
         status, reason = combine(results)
         return Verdict(m, status, reason, tuple(zip(m.anchors, results)), confidence(m, status, now))
+
+    def decided_here(self, a: Anchor, r: Resolution) -> bool:
+        """Whether `r` (this resolver's answer for `a`, with_diff off) was decided by the anchored
+        file alone: its index row and the name's one symbol there, no search of the repository, no
+        git history (twins ask git; a follow, a deletion or a search depends on every file). Such an
+        answer stands while that file is unchanged, so a listing keeps it (service/listing.py)."""
+        if r.followed or r.path != a.path or outdated(a):
+            return False
+        row = self._file_row(a.path)
+        if row is None:
+            return False
+        if a.type == "file":
+            return r.status == Status.ACTIVE or r.reason == Reason.FILE_EDITED
+        if row.skipped in UNREAD:
+            return r.reason == Reason.FILE_UNPARSABLE
+        cands = self._candidates(a)
+        if len(cands) != 1 or (a.discriminator is not None and not own_label(a.discriminator, cands)):
+            return False  # twins, or a label gone: `_symbol` asks git or searches
+        if cands[0].hash == a.hash:
+            return r.status == Status.ACTIVE  # found in place
+        same = twins_named(a.discriminator, cands, lambda c: c.discriminator)
+        return r.reason == Reason.BODY_EDITED and (len(same) == 1 or a.discriminator is None)  # edited in place
 
     def anchor(self, a: Anchor, commit: str | None = None) -> Resolution:
         if a.type == "file":

@@ -41,10 +41,15 @@ class Verdict:
 
 def confidence(m: Memory, status: Status, now: datetime | None = None) -> float:
     """Base x stale penalty x age decay. Nothing is stored, so healing restores it fully."""
+    when = (now or datetime.now(timezone.utc)).timestamp()
+    return scored(m.confidence, parse_time(m.verified_at).timestamp(), status, when)
+
+
+def scored(base: float, verified_ts: float, status: str, now_ts: float) -> float:
+    """`confidence` from the memory's fields alone (a kept listing has no `Memory`: service/listing.py)."""
     if status == Status.INVALIDATED:
         return 0.0
-    now = now or datetime.now(timezone.utc)
-    value = aged(m.confidence, (now - parse_time(m.verified_at)).total_seconds() / 86400)
+    value = aged(base, (now_ts - verified_ts) / 86400)
     if status == Status.STALE:
         value *= STALE_PENALTY
     return round(value, 3)

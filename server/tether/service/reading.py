@@ -16,6 +16,7 @@ from tether.index.code_index import CodeIndex
 from tether.lifecycle.resolve import Resolver
 from tether.lifecycle.verdicts import LinkProblem, Verdict
 from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
+from tether.service.listing import Listed, listing
 from tether.store import links
 from tether.store.files import Quarantined, Store
 from tether.store.memory import Memory
@@ -106,6 +107,14 @@ class Reads:
         return self.store.memories(include_closed)
 
     # -- reading ------------------------------------------------------------------------------
+    def listing(
+        self, include_closed: bool = False, deadline: float | None = None
+    ) -> tuple[list[Listed], list[Quarantined]]:
+        """Every live memory (closed ones too with `include_closed`) as
+        `ls` and SessionStart show it, without diffs, in file order, and the quarantined files;
+        what an unchanged store decided before is not resolved again (service/listing.py)."""
+        return listing(self.store, self.index, self.resolver, include_closed, deadline)
+
     def check(
         self, ids: Iterable[str] = (), paths: Iterable[str] = (), with_diff: bool = True, deadline: float | None = None
     ) -> Checked:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from tether.files.write import TEMP_PREFIX, atomic_write
 from tether.store import memory as fmt
 from tether.store.links import current
 from tether.store.memory import Memory
-from tether.store.parsed import ParsedCache
+from tether.store.parsed import ParsedCache, read_memory
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -126,9 +125,9 @@ class Store:
     def files(self) -> list[Path]:
         """Every entry of the memories directory but hidden ones (editors' and tether's own temp
         files): a memory file, or something that will be quarantined as not one."""
-        return [self.dir / name for name, _ in self._entries()]
+        return [self.dir / name for name, _ in self.entries()]
 
-    def _entries(self) -> list[tuple[str, os.DirEntry | None]]:
+    def entries(self) -> list[tuple[str, os.DirEntry | None]]:
         """`files()` as (name, directory entry), in the same order (names compare as paths do)."""
         if self.linked():
             return []
@@ -139,8 +138,8 @@ class Store:
             return []
         return sorted(entries, key=lambda e: os.path.normcase(e[0]))
 
-    def load(self) -> tuple[list[Memory], list[Quarantined]]:
-        """Every memory that parses, and every file that does not."""
+    def load(self, only: Collection[str] | None = None) -> tuple[list[Memory], list[Quarantined]]:
+        """Every memory that parses, and every file that does not; `only`: of these file names."""
         memories: list[Memory] = []
         bad: list[Quarantined] = []
         link = self.linked()
@@ -149,15 +148,18 @@ class Store:
                 Quarantined(link, "a symbolic link: memories are read only inside the repository", "linked_store")
             )
         found: list[tuple[str, Memory]] = []
-        parsed = ParsedCache(self._cache()) if self._cache is not None else None
+        parsed = ParsedCache(self._cache(), only) if self._cache is not None else None
         prefix = os.path.join(str(self.dir), "")
-        for name, entry in self._entries():
+        wanted = None if only is None else set(only)
+        for name, entry in self.entries():
+            if wanted is not None and name not in wanted:
+                continue
             rel = ".tether/memories/" + name
             if not name.endswith(".md"):
                 bad.append(Quarantined(rel, "not a memory file: memory files end in .md", "not_memory"))
                 continue
             try:
-                m = self._read(prefix + name, name, rel, entry, parsed)
+                m = read_memory(prefix + name, name, rel, entry, parsed)
             except StoreCorrupt as e:
                 bad.append(Quarantined(rel, e.message, str(e.details.get("reason", "malformed"))))
                 continue
@@ -181,27 +183,6 @@ class Store:
             else:
                 memories.append(m)
         return memories, bad
-
-    @staticmethod
-    def _read(path: str, name: str, rel: str, entry: os.DirEntry | None, parsed: ParsedCache | None) -> Memory:
-        """One memory file, from the parsed cache when its stat or its bytes say it is unchanged."""
-        if parsed is None or entry is None:
-            return fmt.load_file(path, rel)[1]
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            st = None
-        if st is not None and stat.S_ISREG(st.st_mode):
-            m = parsed.unchanged(name, st)
-            if m is not None:
-                return m
-        st, data = fmt.read_file(path)  # refuses a link, a FIFO, a file past the cap: quarantined as ever
-        checked = time.time_ns()
-        m = parsed.same_bytes(name, st, checked, data)
-        if m is None:
-            m = fmt.loads(data, rel)
-            parsed.keep(name, st, checked, data, m)
-        return m
 
     def memories(self, include_closed: bool = False) -> tuple[list[Memory], list[Quarantined]]:
         """Parsed memories (current only by default: live, and closed by no live successor, even

@@ -15,10 +15,13 @@ import os
 import sqlite3
 import stat
 import sys
+import time
+from collections.abc import Collection
 from itertools import starmap
 
 from tether.anchor.content import bytes_hash
 from tether.files.stamps import change_stamp, trusted
+from tether.store import memory as fmt
 from tether.store.memory import FORMAT, Anchor, Memory
 
 # what the rows were written with: another interpreter, marshal version or file format never reads them
@@ -59,14 +62,19 @@ def decode(blob: bytes) -> Memory:
 class ParsedCache:
     """One read's view of the `mem_parsed` rows: looked up by name, written back in one go."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, names: Collection[str] | None = None) -> None:
+        """`names`: only these files' rows (a read of a few files; the others' rows are kept)."""
         self.conn = conn
-        self._rows: dict[str, tuple] = {
-            r[0]: r[1:]
-            for r in conn.execute(
-                "SELECT name, mtime_ns, change, size, checked_ns, hash, memory FROM mem_parsed WHERE codec=?", (CODEC,)
-            )
-        }
+        sql = "SELECT name, mtime_ns, change, size, checked_ns, hash, memory FROM mem_parsed WHERE codec=?"
+        if names is None:
+            rows = conn.execute(sql, (CODEC,)).fetchall()
+        else:
+            wanted = list(names)
+            rows = []
+            for i in range(0, len(wanted), 500):
+                part = wanted[i : i + 500]
+                rows += conn.execute(f"{sql} AND name IN ({','.join('?' * len(part))})", (CODEC, *part)).fetchall()
+        self._rows: dict[str, tuple] = {r[0]: r[1:] for r in rows}
         self._put: list[tuple] = []
         self.seen: set[str] = set()
 
@@ -131,3 +139,24 @@ def _decoded(blob: bytes) -> Memory | None:
         return decode(blob)
     except (ValueError, EOFError, TypeError, IndexError):  # a damaged row: read the file instead
         return None
+
+
+def read_memory(path: str, name: str, rel: str, entry: os.DirEntry | None, parsed: ParsedCache | None) -> Memory:
+    """One memory file, from the parsed cache when its stat or its bytes say it is unchanged."""
+    if parsed is None or entry is None:
+        return fmt.load_file(path, rel)[1]
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        m = parsed.unchanged(name, st)
+        if m is not None:
+            return m
+    st, data = fmt.read_file(path)  # refuses a link, a FIFO, a file past the cap: quarantined as ever
+    checked = time.time_ns()
+    m = parsed.same_bytes(name, st, checked, data)
+    if m is None:
+        m = fmt.loads(data, rel)
+        parsed.keep(name, st, checked, data, m)
+    return m

@@ -93,27 +93,23 @@ def check(args) -> Result:
 
 def ls(args) -> Result:
     t = repository(args)
-    mems, bad = t.memories(include_closed=args.all)
+    listed, bad = t.listing(include_closed=args.all)
     # a supersede cut short by a crash leaves the old file open; its successor's link closes it
-    superseded = superseded_ids(mems)
+    superseded = superseded_ids(listed)
     if args.kind:
-        mems = [m for m in mems if m.kind == args.kind]
-    r = t.resolver(with_diff=False)
-    verdicts = r.memories(mems)
-    r.flush()
+        listed = [m for m in listed if m.kind == args.kind]
     rows, data = [], []
-    for v in verdicts:
-        m = v.memory
+    for m in listed:
         live = m.live and m.id not in superseded
-        status = v.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
+        status = m.status if live else ("superseded" if m.links.get("superseded_by") or m.live else "retired")
         if not args.json:  # the text only when it is printed
-            anchors = ", ".join(render.anchor_line(a, res) for a, res in v.anchors)
+            anchors = ", ".join(render.viewed_anchor_line(a) for a in m.view["anchors"])
             rows.append(f"{status:<11} {m.short_id}  {m.kind:<14} {m.summary}\n{'':<13}{anchors}")
         # a closed memory's status is what closed it: its anchors still say how its code stands
-        data.append(dict(verdict_view(v), status=status, live=live))
+        data.append(dict(m.view, status=status, live=live))
     text = "\n".join(rows) if rows or args.json else "no memories yet: tether remember TEXT --anchor path::Symbol"
     return Result(
-        envelope(data, t.freshness(), **staleness(verdicts), quarantined=[quarantine_view(q) for q in bad]), text
+        envelope(data, t.freshness(), **staleness(listed), quarantined=[quarantine_view(q) for q in bad]), text
     )
 
 

@@ -16,6 +16,17 @@ def anchor_line(a, r) -> str:
     return one_line(_anchor_line(a, r))
 
 
+def viewed_anchor_line(view: dict) -> str:
+    """`anchor_line` from an anchor's view (lifecycle/views.py `anchor_view`), as `ls` keeps it."""
+    where = locator(view["type"], view["path"], view["symbol"], view.get("discriminator"))
+    if view.get("lines") and view["lines"][0]:
+        where += f":{view['lines'][0]}"
+    note = f"  (followed from {view['was']})" if view.get("was") else ""
+    if view.get("candidates"):
+        note += f"  candidates: {', '.join(view['candidates'])}"
+    return one_line(f"{where}{note}")
+
+
 def _anchor_line(a, r) -> str:
     disc = r.discriminator if r.discriminator and a.discriminator else None
     where = locator(a.type, r.path or a.path, r.symbol or a.symbol, disc)

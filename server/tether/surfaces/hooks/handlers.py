@@ -192,19 +192,17 @@ def status_line(root: Path) -> str:
     session.prune(root)
     t = Tether(root)
     try:
-        checked = t.check(with_diff=False, deadline=sweep_deadline())
+        listed, bad = t.listing(deadline=sweep_deadline())
         from tether.index.background import finish
 
         finish(root, t.index)
     finally:
         t.close()
-    n = len(checked.verdicts)
-    stale = sum(1 for v in checked.verdicts if v.status == Status.STALE)
-    gone = sum(1 for v in checked.verdicts if v.status == Status.INVALIDATED)
-    extra = (f", {gone} invalidated" if gone else "") + (
-        f", {len(checked.quarantined)} unreadable" if checked.quarantined else ""
-    )
-    fix = " (run /tether:check to review them)" if stale or gone or checked.quarantined else ""
+    n = len(listed)
+    stale = sum(1 for m in listed if m.status == Status.STALE)
+    gone = sum(1 for m in listed if m.status == Status.INVALIDATED)
+    extra = (f", {gone} invalidated" if gone else "") + (f", {len(bad)} unreadable" if bad else "")
+    fix = " (run /tether:check to review them)" if stale or gone or bad else ""
     from tether.store.untracked import untracked_memories, untracked_note
 
     note = untracked_note(untracked_memories(root))
