@@ -30,14 +30,23 @@ VECTOR_MODEL = "all-MiniLM-L6-v2"  # semantic.MODEL_ID, spelled here: this modul
 
 
 def _ts(text: str | None) -> float | None:
-    from tether.store.memory import parse_time
-
     if not text:
         return None
-    try:
-        return parse_time(text).timestamp()
-    except ValueError:
-        return None
+    got = _TS.get(text, _TS)
+    if got is _TS:
+        from tether.store.memory import parse_time
+
+        try:
+            got = parse_time(text).timestamp()
+        except ValueError:
+            got = None
+        if len(_TS) >= 10_000:
+            _TS.clear()
+        _TS[text] = got
+    return got
+
+
+_TS: dict = {}  # times by their spelling: a pull's memories share a few (a memory's three are often one)
 
 
 def parse(directory: str, name: str) -> tuple[str, os.stat_result | None, int, Memory | None, str | None, bytes | None]:
@@ -93,75 +102,84 @@ def drop(conn: sqlite3.Connection, name: str) -> None:
         conn.execute("DELETE FROM mem_fts WHERE rowid=?", (rid,))
 
 
-def insert(
-    conn: sqlite3.Connection,
-    name: str,
-    st: os.stat_result | None,
-    checked: int,
-    m: Memory | None,
-    error: str | None,
-    digest: bytes | None = None,
-    fields: dict | None = None,
-) -> None:
-    """Index one memory file (`m`, or the `error` that refused it). `fields`: code fields already
-    made in this batch, by anchor hashes (many memories share an anchor: its code is split once)."""
-    if st is None:
-        return  # vanished between the scan and the read: the next sync sees it gone
-    rid = None
-    if m is not None:
-        paths = list(dict.fromkeys(a.path for a in m.anchors))
-        rid = conn.execute(
-            "INSERT INTO mems(id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths) "
-            "VALUES(?,?,?,?,?,?,?,?,?)",
-            (
-                m.id,
-                name,
-                m.kind,
-                m.summary,
-                m.confidence,
-                _ts(m.verified_at) or 0.0,
-                _ts(m.valid_from) or 0.0,
-                _ts(m.valid_to),
-                _json(paths),
-            ),
-        ).lastrowid
-        symbols = " ".join(a.symbol or "" for a in m.anchors)
-        hashes = list(dict.fromkeys(a.hash for a in m.anchors if a.hash))
-        key, fields = tuple(hashes), {} if fields is None else fields
-        if key not in fields:
-            fields[key] = _code(_snippets(conn, set(hashes)), hashes)
-        code, missing = fields[key]
-        cols = (
-            terms(m.summary),
-            terms(m.body),
-            terms(" ".join(m.tags)),
-            terms(" ".join(paths), path=True),
-            terms(symbols),
-            code,
-        )
-        text = vector_text(m.summary, m.body)
-        vkey = vector_key(text)
-        conn.execute(
-            "UPDATE mems SET hashes=?, code_pending=?, vkey=? WHERE rid=?", (_json(hashes), int(missing), vkey, rid)
-        )
-        if conn.execute("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", (vkey, text)).rowcount:
-            conn.execute("DELETE FROM meta WHERE key='vec_complete'")  # a new text: the next recall embeds it first
-        _index_text(conn, rid, cols)  # type: ignore[arg-type]  # lastrowid of an INSERT is set
-        conn.executemany(
-            "INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)",
-            [(p, parent_dir(p), rid) for p in paths],
-        )
-        conn.executemany(
-            "INSERT INTO mem_links(rid, target) VALUES(?,?)", [(rid, t) for t in m.links.get("supersedes", [])]
-        )
-        conn.executemany(
-            "INSERT INTO mem_contradicts(rid, target) VALUES(?,?)",
-            [(rid, t) for t in m.links.get("contradicts", [])],
-        )
-    conn.execute(
+def insert_many(conn: sqlite3.Connection, items: list[tuple], fields: dict | None = None) -> None:
+    """Index memory files, each `(name, stat, when read, memory or None, why refused, bytes' hash)`
+    as `parse` returns it, after their old rows were dropped. `fields`: code fields already made
+    in this batch, by anchor hashes (many memories share an anchor: its code is split once).
+
+    A statement per table for the whole batch (a pull brings thousands): each memory's rid is the
+    one a row-by-row insert would have been given, max(rid) + 1, so what follows is the same."""
+    fields = {} if fields is None else fields
+    items = [item for item in items if item[1] is not None]  # vanished: the next sync sees it gone
+    parsed = [item[3] for item in items if item[3] is not None]
+    hashes_of = [list(dict.fromkeys(a.hash for a in m.anchors if a.hash)) for m in parsed]
+    # the batch's anchored texts, asked at once
+    texts = _snippets(conn, {h for hs in hashes_of if tuple(hs) not in fields for h in hs})
+    rid = conn.execute("SELECT max(rid) FROM mems").fetchone()[0] or 0
+    mems, fts, vecs, paths_rows, links, contradicts, files = [], [], [], [], [], [], []
+    at = iter(zip(parsed, hashes_of))
+    for name, st, checked, m, error, digest in items:
+        got = None
+        if m is not None:
+            m, hashes = next(at)
+            rid = got = rid + 1
+            paths = list(dict.fromkeys(a.path for a in m.anchors))
+            key = tuple(hashes)
+            if key not in fields:
+                fields[key] = _code(texts, hashes)
+            code, missing = fields[key]
+            cols = (
+                terms(m.summary),
+                terms(m.body),
+                terms(" ".join(m.tags)),
+                terms(" ".join(paths), path=True),
+                terms(" ".join(a.symbol or "" for a in m.anchors)),
+                code,
+            )
+            text = vector_text(m.summary, m.body)
+            vkey = vector_key(text)
+            dl, tf, ctf = _weighed(cols)
+            mems.append(
+                (
+                    rid,
+                    m.id,
+                    name,
+                    m.kind,
+                    m.summary,
+                    m.confidence,
+                    _ts(m.verified_at) or 0.0,
+                    _ts(m.valid_from) or 0.0,
+                    _ts(m.valid_to),
+                    _json(paths),
+                    dl,
+                    tf,
+                    ctf,
+                    _json(hashes),
+                    int(missing),
+                    vkey,
+                )
+            )
+            fts.append((rid, *(" ".join(c) for c in cols)))
+            vecs.append((vkey, text))
+            paths_rows += [(p, parent_dir(p), rid) for p in paths]
+            links += [(rid, t) for t in m.links.get("supersedes", [])]
+            contradicts += [(rid, t) for t in m.links.get("contradicts", [])]
+        files.append((name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, got, error, digest))
+    conn.executemany(
+        "INSERT INTO mems(rid, id, name, kind, summary, confidence, verified_ts, valid_from_ts, valid_to_ts, paths, "
+        "dl, tf, ctf, hashes, code_pending, vkey) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        mems,
+    )
+    if conn.executemany("INSERT OR IGNORE INTO vec_text(key, text) VALUES(?,?)", vecs).rowcount > 0:
+        conn.execute("DELETE FROM meta WHERE key='vec_complete'")  # a new text: the next recall embeds it first
+    conn.executemany(f"INSERT INTO mem_fts(rowid, {COLUMNS}) VALUES(?,?,?,?,?,?,?)", fts)
+    conn.executemany("INSERT INTO mem_paths(path, dir, rid) VALUES(?,?,?)", paths_rows)
+    conn.executemany("INSERT INTO mem_links(rid, target) VALUES(?,?)", links)
+    conn.executemany("INSERT INTO mem_contradicts(rid, target) VALUES(?,?)", contradicts)
+    conn.executemany(
         "INSERT OR REPLACE INTO mem_files(name, mtime_ns, change, size, checked_ns, rid, error, hash) "
         "VALUES(?,?,?,?,?,?,?,?)",
-        (name, st.st_mtime_ns, change_stamp(st), st.st_size, checked, rid, error, digest),
+        files,
     )
 
 
@@ -177,6 +195,11 @@ def vector_key(text: str) -> str:
 
 def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...]) -> None:
     conn.execute(f"INSERT INTO mem_fts(rowid, {COLUMNS}) VALUES(?,?,?,?,?,?,?)", (rid, *(" ".join(c) for c in cols)))
+    conn.execute("UPDATE mems SET dl=?, tf=?, ctf=? WHERE rid=?", (*_weighed(cols), rid))
+
+
+def _weighed(cols: tuple[list[str], ...]) -> tuple[float, str, str]:
+    """(weighted length, term weights, code term weights) of a memory's fields, the last two as JSON."""
     tf: dict[str, float] = {}
     for w, col in zip(WEIGHTS[:-1], cols[:-1]):
         for term in col:
@@ -185,7 +208,7 @@ def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...])
     # It does not lengthen the memory either: a long function is not a less relevant memory.
     ctf = {term: WEIGHTS[-1] for term in cols[-1]}
     dl = sum(w * len(c) for w, c in zip(WEIGHTS[:-1], cols[:-1]))
-    conn.execute("UPDATE mems SET dl=?, tf=?, ctf=? WHERE rid=?", (dl, _json(tf), _json(ctf), rid))
+    return dl, _json(tf), _json(ctf)
 
 
 def _code(texts: dict[str, str], hashes: list[str]) -> tuple[list[str], bool]:
@@ -291,5 +314,5 @@ def parent_dir(path: str) -> str:
     return posixpath.dirname(path) or "."
 
 
-def _json(value) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+# json.dumps with arguments builds an encoder per call: one, made once, spells the same
+_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode

@@ -17,7 +17,7 @@ import time
 
 from tether.index import db
 from tether.index.worker import RACY_NS, change_stamp
-from tether.recall.rows import close_superseded, drop, insert, parse, same_bytes, save_stats
+from tether.recall.rows import close_superseded, drop, insert_many, parse, same_bytes, save_stats
 
 
 def sync_memories(
@@ -97,13 +97,13 @@ def sync_memories(
         )
         # Concurrent processes scan the same new files: whatever another one indexed, at the very
         # stat we parsed, while we waited for the write lock is left as it is (no duplicate work).
-        parsed = [item for item in parsed if not _current(conn, *item[:3])]
+        rows = {r[0]: r[1:] for r in conn.execute("SELECT name, mtime_ns, change, size, checked_ns FROM mem_files")}
+        parsed = [item for item in parsed if not _current(rows.get(item[0]), *item[1:3])]
         changed = [item[0] for item in parsed]
         for name in gone + changed:
-            drop(conn, name)
-        fields: dict = {}  # code fields by anchor hashes, made once per sync
-        for item in parsed:
-            insert(conn, *item, fields)
+            if name in rows:  # a file new to the index has no rows to drop
+                drop(conn, name)
+        insert_many(conn, parsed)
         if gone or changed:
             close_superseded(conn)
             save_stats(conn)
@@ -112,9 +112,9 @@ def sync_memories(
     return {"parsed": len(changed), "removed": len(gone), "partial": partial}
 
 
-def _current(conn: sqlite3.Connection, name: str, st: os.stat_result | None, checked: int) -> bool:
-    """Whether the row for `name` was written from the same stat by a read no older than ours."""
-    if st is None:
+def _current(row: tuple | None, st: os.stat_result | None, checked: int) -> bool:
+    """Whether a file's `row` (mtime_ns, change, size, checked_ns) was written from the same stat
+    by a read no older than ours."""
+    if st is None or row is None:
         return False
-    row = conn.execute("SELECT mtime_ns, change, size, checked_ns FROM mem_files WHERE name=?", (name,)).fetchone()
-    return row is not None and row[:3] == (st.st_mtime_ns, change_stamp(st), st.st_size) and row[3] >= checked
+    return row[:3] == (st.st_mtime_ns, change_stamp(st), st.st_size) and row[3] >= checked
