@@ -171,7 +171,7 @@ def _conflicted(text: str) -> bool:
     about resolving merges) are its text; in the front matter, or in the body's prose, they are a
     merge that was never resolved. Indented code never matches: git writes its markers at the
     start of the line."""
-    if not (_CONFLICT_START.search(text) and _CONFLICT_END.search(text)):
+    if "<<<<<<<" not in text or not (_CONFLICT_START.search(text) and _CONFLICT_END.search(text)):
         return False
     head_end = text.find("\n" + FENCE + "\n", len(FENCE)) if text.startswith(FENCE + "\n") else 0
     offset, fence, seen_start = 0, None, False
@@ -262,13 +262,8 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
         )
         if a_type != "file" and not anchors[-1].symbol:
             raise StoreCorrupt(f"a {a_type} anchor needs a 'symbol'")
-        if not _repo_path(anchors[-1].path):  # a hand-edited or hostile file must not make us read outside the repo
-            raise StoreCorrupt("anchor path must be relative to the repository root, without '..'")
-        why = private_path(anchors[-1].path)
-        if why:  # its diff would print the file: a teammate's commit must not show you your own .env
-            raise StoreCorrupt(
-                f"anchor {anchors[-1].path} is {why}: such files are never anchored", reason="private_anchor"
-            )
+        if anchors[-1].path not in _FINE_PATHS:
+            _check_path(anchors[-1].path)
     links = _need(meta, "links", dict, optional=True) or {}
     for k, v in links.items():
         if k not in LINK_TYPES or not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -285,11 +280,12 @@ def from_front_matter(meta: Any, body: str, filename: str | None = None) -> Memo
     recorded = _need(meta, "recorded_at", str)
     times = {k: _need(meta, k, str, optional=True) for k in ("valid_from", "valid_to", "verified_at")}
     for k, v in (("recorded_at", recorded), *times.items()):
-        if v is not None:
+        if v is not None and v not in _FINE_TIMES:
             try:
                 parse_time(v)
             except ValueError:
                 raise StoreCorrupt(f"{k} is not an ISO 8601 time") from None
+            _remember(_FINE_TIMES, v)
     mid = _need(meta, "id", str)
     if not re.fullmatch(r"[0-9a-fA-F-]{8,64}", mid):
         raise StoreCorrupt("id must be a uuid")
@@ -339,6 +335,28 @@ def base_confidence(stored: float | None, source: str) -> float:
 def is_object_name(text: str) -> bool:
     """A hex git object name, full or abbreviated: the only revisions tether reads from a file."""
     return re.fullmatch(r"[0-9a-fA-F]{4,64}", text) is not None
+
+
+# Anchor paths and times already found valid, by their spelling: a pull's thousands of memories
+# share a few of each, and checking them again was a third of parsing a file. Bounded.
+_FINE_PATHS: set[str] = set()
+_FINE_TIMES: set[str] = set()
+_FINE_MAX = 20_000
+
+
+def _remember(fine: set[str], value: str) -> None:
+    if len(fine) >= _FINE_MAX:
+        fine.clear()
+    fine.add(value)
+
+
+def _check_path(path: str) -> None:
+    if not _repo_path(path):  # a hand-edited or hostile file must not make us read outside the repo
+        raise StoreCorrupt("anchor path must be relative to the repository root, without '..'")
+    why = private_path(path)
+    if why:  # its diff would print the file: a teammate's commit must not show you your own .env
+        raise StoreCorrupt(f"anchor {path} is {why}: such files are never anchored", reason="private_anchor")
+    _remember(_FINE_PATHS, path)
 
 
 def _repo_path(path: str) -> bool:
