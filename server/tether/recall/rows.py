@@ -112,6 +112,8 @@ def insert_many(conn: sqlite3.Connection, items: list[tuple], fields: dict | Non
     fields = {} if fields is None else fields
     items = [item for item in items if item[1] is not None]  # vanished: the next sync sees it gone
     parsed = [item[3] for item in items if item[3] is not None]
+    encode = _fast_json() if parsed else _json
+
     hashes_of = [list(dict.fromkeys(a.hash for a in m.anchors if a.hash)) for m in parsed]
     # the batch's anchored texts, asked at once
     texts = _snippets(conn, {h for hs in hashes_of if tuple(hs) not in fields for h in hs})
@@ -138,7 +140,7 @@ def insert_many(conn: sqlite3.Connection, items: list[tuple], fields: dict | Non
             )
             text = vector_text(m.summary, m.body)
             vkey = vector_key(text)
-            dl, tf, ctf = _weighed(cols)
+            dl, tf, ctf = _weighed(cols, encode)
             mems.append(
                 (
                     rid,
@@ -150,11 +152,11 @@ def insert_many(conn: sqlite3.Connection, items: list[tuple], fields: dict | Non
                     _ts(m.verified_at) or 0.0,
                     _ts(m.valid_from) or 0.0,
                     _ts(m.valid_to),
-                    _json(paths),
+                    encode(paths),
                     dl,
                     tf,
                     ctf,
-                    _json(hashes),
+                    encode(hashes),
                     int(missing),
                     vkey,
                 )
@@ -198,8 +200,9 @@ def _index_text(conn: sqlite3.Connection, rid: int, cols: tuple[list[str], ...])
     conn.execute("UPDATE mems SET dl=?, tf=?, ctf=? WHERE rid=?", (*_weighed(cols), rid))
 
 
-def _weighed(cols: tuple[list[str], ...]) -> tuple[float, str, str]:
-    """(weighted length, term weights, code term weights) of a memory's fields, the last two as JSON."""
+def _weighed(cols: tuple[list[str], ...], encode=None) -> tuple[float, str, str]:
+    """(weighted length, term weights, code term weights) of a memory's fields, the last two as JSON
+    (`encode`: the JSON encoder, `_json` by default)."""
     tf: dict[str, float] = {}
     for w, col in zip(WEIGHTS[:-1], cols[:-1]):
         for term in col:
@@ -208,7 +211,8 @@ def _weighed(cols: tuple[list[str], ...]) -> tuple[float, str, str]:
     # It does not lengthen the memory either: a long function is not a less relevant memory.
     ctf = {term: WEIGHTS[-1] for term in cols[-1]}
     dl = sum(w * len(c) for w, c in zip(WEIGHTS[:-1], cols[:-1]))
-    return dl, _json(tf), _json(ctf)
+    encode = encode or _json
+    return dl, encode(tf), encode(ctf)
 
 
 def _code(texts: dict[str, str], hashes: list[str]) -> tuple[list[str], bool]:
@@ -312,6 +316,17 @@ def close_superseded(conn: sqlite3.Connection) -> None:
 def parent_dir(path: str) -> str:
     """A repo-relative path's directory, "." at the top (as PurePosixPath(path).parent spells it)."""
     return posixpath.dirname(path) or "."
+
+
+def _fast_json():
+    """orjson, as `_json` spells it (compact, non-ASCII kept) for the values indexed here, ~5x faster.
+    Only where files were just parsed: orjson is loaded already (the prompt hook's silent path never is)."""
+    import orjson
+
+    def encode(value) -> str:
+        return orjson.dumps(value).decode()
+
+    return encode
 
 
 # json.dumps with arguments builds an encoder per call: one, made once, spells the same

@@ -160,17 +160,18 @@ def _run_words(run: str) -> list[str]:
 # A run's terms, remembered: prose repeats its words, and a sync after a `git pull` of thousands of
 # memory files spends most of its time here otherwise. Bounded, so a flood of distinct tokens
 # (a pasted log) cannot grow it without limit.
-_TERMS: dict[tuple[str, bool], tuple[str, ...]] = {}
+_TERMS: dict[str, tuple[str, ...]] = {}
+_PATH_TERMS: dict[str, tuple[str, ...]] = {}
 _TERMS_MAX = 200_000
 
 
 def terms(text: str, path: bool = False) -> list[str]:
     """Search terms: split, stop-words and one-letter noise dropped, stemmed. Order is kept."""
     out: list[str] = []
-    cache = _TERMS
+    cache = _PATH_TERMS if path else _TERMS
+    get, extend = cache.get, out.extend
     for run in _WORD_WITH_UNDERSCORES.findall(text):
-        key = (run, path)
-        got = cache.get(key)
+        got = get(run)
         if got is None:
             got = tuple(
                 stem(CANONICAL.get(w, w))
@@ -179,8 +180,8 @@ def terms(text: str, path: bool = False) -> list[str]:
             )
             if len(cache) >= _TERMS_MAX:
                 cache.clear()
-            cache[key] = got
-        out.extend(got)
+            cache[run] = got
+        extend(got)
     return out
 
 

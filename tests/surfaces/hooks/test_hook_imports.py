@@ -93,6 +93,7 @@ LAZY_IMPORTS = {
     "lifecycle/resolve.py: difflib": "only a moved-and-edited anchor is compared",
     "recall/rows.py: tether.anchor.content": "the bytes' hash: only a memory file read again is hashed",
     "recall/rows.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
+    "recall/rows.py: orjson": "the index's JSON, fast, only when memory files were just parsed (orjson is loaded then)",
     "recall/search.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
     "recall/sync.py: tether.store.memory": "orjson and dataclasses: only a budgeted sync reads the file size cap",
     "service/reading.py: tether.lifecycle.affected": "only `affected` asks git for a diff and parses the base",
