@@ -224,6 +224,8 @@ def loads(data: bytes, filename: str | None = None) -> Memory:
 
 def _need(meta: dict, key: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
     value = meta.get(key)
+    if value.__class__ is kind:  # the common case, first (never a bool for a number: bool is its own class)
+        return value
     if value is None and optional:
         return None
     if not isinstance(value, kind) or isinstance(value, bool) and kind in (int, float, (int, float)):
