@@ -160,3 +160,13 @@ def test_session_start_counts_an_edit_made_after_a_kept_listing(kept, tmp_path):
     _same_size_edit_keeping_mtime(kept.path / "src/fees.py", "0.0725", "0.0735")
     line = context_of(run_hook("SessionStart", data, env, matcher_subject="startup"))
     assert "3 memories" in line and "(1 stale)" in line
+
+
+def test_a_copied_memory_file_is_quarantined_as_a_duplicate_and_the_rest_still_listed(kept):
+    src = next((kept.path / ".tether/memories").glob("*.md"))
+    (src.parent / "copy-of-it.md").write_bytes(src.read_bytes())
+    got = _ls(kept)
+    assert len(got["data"]) == 3
+    assert [q["reason"] for q in got["meta"]["quarantined"]] == ["duplicate_id"]
+    (kept.path / "src/fees.py").write_text(FEES.replace("0.0725", "0.0625"))
+    assert _by_id(_ls(kept))[kept.ids["tax"]]["status"] == "stale"
