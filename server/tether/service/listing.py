@@ -19,7 +19,8 @@ import os
 import stat
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from tether.index.db import transaction
 from tether.index.worker import root_prefix
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     Resolvers = Callable[..., Resolver]  # `Reads.resolver`
 
 KEY = "store"  # the one row of `verdicts_kept`
+NO_LINKS: Mapping[str, list[str]] = MappingProxyType({})  # most memories link nothing: one shared, read-only
 
 
 class Listed:
@@ -52,13 +54,14 @@ class Listed:
         *("status", "reason", "view", "deps", "resolved"),
     )
 
-    def __init__(self, name: str, stamp: tuple | None, facts: tuple) -> None:
+    def __init__(self, name: str, stamp: int | None, facts: tuple) -> None:
         self.name, self.stamp = name, stamp
-        self.id, self.kind, self.summary, self.live, self.links, self.starts, self.verified, self.base = facts
+        self.id, self.kind, self.summary, self.live, links_, self.starts, self.verified, self.base = facts
+        self.links: Mapping[str, list[str]] = links_ or NO_LINKS
         self.status: str | None = None
         self.reason: str | None = None
         self.view: dict = {}
-        self.deps: tuple | None = None  # ((path, stat stamp), ...) when the verdict may be kept
+        self.deps: tuple[str, ...] | None = None  # the files its verdict was decided from, when it may be kept
         self.resolved = False  # resolved by this listing, not taken from the kept one
 
     @property
@@ -72,7 +75,19 @@ class Listed:
         return self.starts is None or self.starts <= (time.time() if now is None else now) + links.CLOCK_SKEW_S
 
     def facts(self) -> tuple:
-        return (self.id, self.kind, self.summary, self.live, self.links, self.starts, self.verified, self.base)
+        links_ = dict(self.links) or None
+        return (self.id, self.kind, self.summary, self.live, links_, self.starts, self.verified, self.base)
+
+
+def _stamp(st: os.stat_result) -> int:
+    """mtime, ctime, inode and size in one exact number (each under 2**64): one object to keep and
+    compare per file, where a tuple was five."""
+    return st.st_mtime_ns << 192 | st.st_ctime_ns << 128 | st.st_ino << 64 | st.st_size
+
+
+def _settled(st: os.stat_result, began: int) -> bool:
+    """A stat nothing can share with a later edit: older than the racy window when the listing began."""
+    return max(st.st_mtime_ns, st.st_ctime_ns) < began - 2_000_000_000  # files/stamps.py RACY_NS
 
 
 def facts_of(m: Memory) -> tuple:
@@ -80,7 +95,8 @@ def facts_of(m: Memory) -> tuple:
         starts: float | None = parse_time(m.valid_from).timestamp()
     except ValueError:
         starts = None
-    return (m.id, m.kind, m.summary, m.live, m.links, starts, parse_time(m.verified_at).timestamp(), m.confidence)
+    verified = parse_time(m.verified_at).timestamp()
+    return (m.id, m.kind, m.summary, m.live, m.links or None, starts, verified, m.confidence)
 
 
 def listing(
@@ -93,20 +109,21 @@ def listing(
     if store.linked():
         mems, bad = store.load()
         return _fresh(resolver, mems, include_closed, deadline), bad
-    kept, entries = _kept(index), store.entries()
+    paths, kept = _kept(index)
+    entries = store.entries()
     rows: list[Listed] = []
-    stamps: dict[str, tuple | None] = {}  # of the files read now: kept only once settled
+    stamps: dict[str, int | None] = {}  # of the files read now: kept only once settled
     for name, entry in entries:
         try:
             st = entry.stat(follow_symlinks=False) if entry is not None and name.endswith(".md") else None
         except OSError:
             st = None
-        stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_size) if st and stat.S_ISREG(st.st_mode) else None
+        stamp = _stamp(st) if st is not None and stat.S_ISREG(st.st_mode) else None
         hit = kept.get(name)
         if hit is not None and stamp is not None and hit[0] == stamp:
             rows.append(Listed(name, stamp, hit[1]))
         else:
-            stamps[name] = stamp if stamp is not None and _settled(stamp, began) else None
+            stamps[name] = stamp if st is not None and stamp is not None and _settled(st, began) else None
     read: dict[str, Memory] = {}
     mems, bad = store.load(stamps) if stamps else ([], [])  # new or changed files, and whatever is no memory
     if stamps:
@@ -118,55 +135,65 @@ def listing(
         everything, bad = store.load()
         return _fresh(resolver, everything, include_closed, deadline), bad
     shown = rows if include_closed else links.current(rows)
-    _resolve(store, index, resolver, shown, kept, read, began, deadline)
+    files = _Files(index)
+    moved = {p for p, s in paths.items() if files.stamp(p) != s}
+    _resolve(store, resolver, shown, kept, moved, read, files, began, deadline)
+    if shown:
+        index.checked_at = time.time()  # the anchored files were compared with the tree now
     now = time.time()
     for r in shown:
         r.view["confidence"] = scored(r.base, r.verified, r.status, now)  # type: ignore[arg-type]
-    if stamps or len(rows) != len(kept) or any(r.resolved for r in shown):  # else: nothing new to keep
-        _keep(index, kept, rows)
+    if stamps or moved or len(rows) != len(kept) or any(r.resolved for r in shown):  # else: nothing new
+        _keep(index, paths, kept, rows, moved, files)
     return shown, bad
 
 
-def _settled(stamp: tuple, began: int) -> bool:
-    """A stamp nothing can share with a later edit: older than the racy window when the listing began."""
-    return max(stamp[0], stamp[1]) < began - 2_000_000_000  # files/stamps.py RACY_NS
+class _Files:
+    """The anchored files' stamps, each taken once (`None`: gone, not a regular file, or reached
+    through a directory that leaves the repository), and whether each is settled."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+        self.prefix = root_prefix(index.root)
+        self.seen: dict[str, tuple[int | None, bool]] = {}  # path -> (stamp, settled)
+
+    def stamp(self, path: str, began: int = 0) -> int | None:
+        if path not in self.seen:
+            try:
+                st: os.stat_result | None = os.stat(self.prefix + path, follow_symlinks=False)
+            except OSError:
+                st = None
+            if st is None or not stat.S_ISREG(st.st_mode) or not self.index.contained(path):
+                self.seen[path] = (None, False)
+            else:
+                self.seen[path] = (_stamp(st), _settled(st, began))
+        return self.seen[path][0]
+
+    def settled(self, path: str) -> bool:
+        return self.seen[path][1]
 
 
 def _resolve(
     store: Store,
-    index: CodeIndex,
     resolver: Resolvers,
     shown: list[Listed],
     kept: dict,
+    moved: set[str],
     read: dict[str, Memory],
+    files: _Files,
     began: int,
     deadline: float | None,
 ) -> None:
-    """Give each shown memory its verdict: the kept one while its files stand, else resolved now
-    (`read`: the memories parsed already by this listing)."""
-    prefix = root_prefix(index.root)
-    stamps: dict[str, tuple | None] = {}
-
-    def stamp_of(path: str) -> tuple | None:
-        if path not in stamps:
-            try:
-                st = os.stat(prefix + path, follow_symlinks=False)
-            except OSError:
-                st = None
-            ok = st is not None and stat.S_ISREG(st.st_mode) and index.contained(path)
-            stamps[path] = (st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_size) if ok else None  # type: ignore[union-attr]
-        return stamps[path]
-
+    """Give each shown memory its verdict: the kept one while none of its files `moved`, else
+    resolved now (`read`: the memories parsed already by this listing)."""
     stale: list[Listed] = []
     for r in shown:
         hit = kept.get(r.name)
         verdict = hit[2] if hit is not None and hit[0] == r.stamp else None
-        if verdict is not None and all(stamp_of(p) == s for p, s in verdict[3]):
+        if verdict is not None and (not moved or moved.isdisjoint(verdict[3])):
             r.status, r.reason, r.view, r.deps = verdict[0], verdict[1], dict(verdict[2]), verdict[3]
         else:
             stale.append(r)
-    if shown:
-        index.checked_at = time.time()  # the anchored files were compared with the tree now
     if not stale:
         return
     unread = [r.name for r in stale if r.name not in read]
@@ -176,7 +203,7 @@ def _resolve(
     verdicts = r_.memories(read[r.name] for r in stale if r.name in read)
     r_.flush()
     done = {os.path.basename(v.memory.filename or ""): v for v in verdicts}
-    stamps.clear()  # resolving may have waited on files: their stamps are taken again
+    files.seen.clear()  # resolving may have waited on files: their stamps are taken again, after it
     for r in stale:
         v = done.get(r.name)
         if v is None:  # changed since this listing began, and no longer parses: its next read says so
@@ -184,8 +211,8 @@ def _resolve(
         r.status, r.reason, r.view, r.resolved = v.status, v.reason, verdict_view(v), True
         if r.stamp is None or not all(r_.decided_here(a, res) for a, res in v.anchors):
             continue
-        deps = tuple((a.path, stamp_of(a.path)) for a, _ in v.anchors)
-        if all(s is not None and _settled(s, began) for _, s in deps):
+        deps = tuple(dict.fromkeys(a.path for a, _ in v.anchors))
+        if all(files.stamp(p, began) is not None and files.settled(p) for p in deps):
             r.deps = deps
 
 
@@ -219,21 +246,31 @@ def _codec() -> str:
     return f"{PARSED_CODEC}:{zlib.crc32(repr(sums).encode()):08x}"
 
 
-def _kept(index: CodeIndex) -> dict[str, tuple]:
-    """name -> (stamp, facts, verdict or None); {} when none is kept or it was kept otherwise."""
+def _kept(index: CodeIndex) -> tuple[dict[str, int], dict[str, tuple]]:
+    """What the last listing kept: each anchored file's stamp then, and name -> (stamp, facts,
+    verdict or None); empty when none is kept, or it was kept by other code."""
     try:
         row = index.conn.execute("SELECT codec, value FROM verdicts_kept WHERE name=?", (KEY,)).fetchone()
         if row is None or row[0] != _codec():
-            return {}
-        kept = marshal.loads(row[1])
-        return kept if isinstance(kept, dict) else {}
+            return {}, {}
+        paths, kept = marshal.loads(row[1])
+        if isinstance(paths, dict) and isinstance(kept, dict):
+            return paths, kept
     except (ValueError, EOFError, TypeError):  # a damaged row: list afresh, and keep anew
-        return {}
+        pass
+    return {}, {}
 
 
-def _keep(index: CodeIndex, kept: dict, rows: Iterable[Listed]) -> None:
-    """Keep what this listing learned, if anything: every settled file's facts, and the verdicts that may
-    stand (`Listed.deps`); a verdict not asked this time (a closed memory) is kept as it was."""
+def _keep(
+    index: CodeIndex, paths: dict[str, int], kept: dict, rows: Iterable[Listed], moved: set[str], files: _Files
+) -> None:
+    """Keep what this listing learned, if anything: every settled file's facts, and the verdicts
+    that may stand (`Listed.deps`) with their files' stamps. A verdict not asked this time (a closed
+    memory) is kept as it was, unless one of its files has another stamp now."""
+    for path, (stamp, _) in files.seen.items():
+        if paths.get(path) != stamp:
+            moved.add(path)  # stamped anew by this listing: what was kept on the old stamp goes
+    now_paths: dict[str, int] = {}
     now: dict[str, tuple] = {}
     for r in rows:
         if r.stamp is None:
@@ -242,12 +279,15 @@ def _keep(index: CodeIndex, kept: dict, rows: Iterable[Listed]) -> None:
         verdict: tuple | None = None
         if r.resolved and r.deps is not None:
             verdict = (str(r.status), _word(r.reason), _plain(dict(r.view, confidence=0.0)), r.deps)
-        elif not r.resolved and old is not None and old[0] == r.stamp:
-            verdict = old[2]
+        elif not r.resolved and old is not None and old[0] == r.stamp and old[2] is not None:
+            verdict = old[2] if moved.isdisjoint(old[2][3]) else None
+        if verdict is not None:
+            for p in verdict[3]:
+                now_paths[p] = files.seen[p][0] if p in moved else paths[p]  # type: ignore[assignment]
         now[r.name] = (r.stamp, r.facts(), verdict)
-    if now == kept:  # the usual listing: nothing new (kept entries compare by identity, quickly)
+    if now == kept and now_paths == paths:
         return
-    blob = marshal.dumps(now)
+    blob = marshal.dumps((now_paths, now))
     with transaction(index.conn):
         index.conn.execute("INSERT OR REPLACE INTO verdicts_kept VALUES(?,?,?)", (KEY, _codec(), blob))
 

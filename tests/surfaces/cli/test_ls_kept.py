@@ -170,3 +170,18 @@ def test_a_copied_memory_file_is_quarantined_as_a_duplicate_and_the_rest_still_l
     assert [q["reason"] for q in got["meta"]["quarantined"]] == ["duplicate_id"]
     (kept.path / "src/fees.py").write_text(FEES.replace("0.0725", "0.0625"))
     assert _by_id(_ls(kept))[kept.ids["tax"]]["status"] == "stale"
+
+
+def test_a_closed_memory_listed_with_all_sees_an_edit_made_while_only_live_ones_were_listed(kept):
+    """A retired memory's verdict is kept by `ls --all`; plain `ls` does not list it, but re-resolves
+    the live memory on the same file after an edit: the retired one's kept verdict must go with it."""
+    kept.run("retire", kept.ids["fee"], "--reason", "fees moved to the billing service")
+    time.sleep(RACY_WAIT)
+    assert _by_id(_ls(kept, "--all"))[kept.ids["fee"]]["anchors"][0]["status"] == "active"
+    _same_size_edit_keeping_mtime(kept.path / "src/fees.py", "0.029", "0.031")
+    assert _by_id(_ls(kept))[kept.ids["tax"]]["status"] == "active"  # the live one, on the edited file
+    time.sleep(RACY_WAIT)
+    assert _by_id(_ls(kept))[kept.ids["tax"]]["status"] == "active"  # keeps the file's new stamp
+    retired = _by_id(_ls(kept, "--all"))[kept.ids["fee"]]
+    assert retired["status"] == "retired"
+    assert (retired["anchors"][0]["status"], retired["anchors"][0]["reason"]) == ("stale", "body_edited")
