@@ -149,6 +149,17 @@ def _siblings(index: CodeIndex, path: str) -> list[str]:
     return [r for r in same[:MAX_SIBLINGS] if index.file(r) is not None]  # brought up to date
 
 
+def _named_like(index: CodeIndex, a: Anchor, old: list[str]) -> list[tuple[str, Symbol]]:
+    """`renamed_and_edited`'s candidates, as the index has them now (see there)."""
+    candidates: list[tuple[str, Symbol]] = []
+    for home in _homes(index, a.path):
+        candidates += [(home, s) for s in index.symbols(home) if _one_segment_renamed(old, s.qualname.split("."))]
+    candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]  # type: ignore[arg-type]
+    if len(old) > 1:  # a method taken out of its class, into a function here or elsewhere
+        candidates += index.find_named(old[-1])[:MAX_ELSEWHERE]
+    return list({(p, s.qualname, s.start_byte): (p, s) for p, s in candidates}.values())
+
+
 def renamed_and_edited(
     index: CodeIndex, a: Anchor, old_text: str | None, commit: str | None
 ) -> tuple[str, Symbol] | None:
@@ -169,18 +180,13 @@ def renamed_and_edited(
     if a.type != "symbol" or not a.symbol or old_text is None or kind_of(a.path) in _CONFIG_KINDS:
         return None
     old = a.symbol.split(".")
-    candidates: list[tuple[str, Symbol]] = []
-    for home in _homes(index, a.path):
-        candidates += [(home, s) for s in index.symbols(home) if _one_segment_renamed(old, s.qualname.split("."))]
-    candidates += [(p, s) for p, s in index.find_named(a.symbol) if p != a.path][:MAX_ELSEWHERE]
-    if len(old) > 1:  # a method taken out of its class, into a function here or elsewhere
-        candidates += index.find_named(old[-1])[:MAX_ELSEWHERE]
-    candidates = list({(p, s.qualname, s.start_byte): (p, s) for p, s in candidates}.values())
-    close = [
-        (p, s)
-        for p, s in candidates
-        if index.file(p) is not None and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)
-    ]
+    candidates = _named_like(index, a, old)
+    before = index.dirty
+    live = {p for p in {p for p, _ in candidates} if index.file(p) is not None}
+    if index.dirty != before:  # a candidate's file changed since it was indexed: its names and offsets anew
+        candidates = _named_like(index, a, old)
+        live = {p for p in {p for p, _ in candidates} if index.file(p) is not None}
+    close = [(p, s) for p, s in candidates if p in live and alike(old_text, _source(index, p, s), RENAMED_AND_EDITED)]
     if not close:
         return None
     then = file_from_git(index.root, commit, a.path, a.hash, True)

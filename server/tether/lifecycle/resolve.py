@@ -179,40 +179,38 @@ class Resolver(IndexLookups):
         the anchor's file that held the body beside it at the anchored commit, never followed to."""
         edited_there = None
         stood = {(a.path, c.qualname, c.start_byte) for c in beside}
+        there: Resolution | None = None  # where it was followed to before, if the body is still there
         for path, symbol, disc in self.index.follow(a):
             if self.index.file(path) is not None:
                 for s in self.index.symbols(path, symbol):
                     if (path, s.qualname, s.start_byte) in stood:
                         continue
-                    if s.hash == a.hash:
-                        return Resolution(
+                    if s.hash == a.hash and there is None:
+                        there = Resolution(
                             Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True
                         )
-                    if disc_matches(disc, s.discriminator):
+                    elif disc_matches(disc, s.discriminator):
                         edited_there = (path, s)
         hits = self._search(a, self.index.find_symbols)
         if hits is not None and stood:
             hits = [(p, s) for p, s in hits if (p, s.qualname, s.start_byte) not in stood]
+        if there is not None and (hits is None or len(hits) <= 1):
+            # still the one place that holds it (as far as the last sweep knows): an identical copy
+            # made since, there or elsewhere, makes it ambiguous below, as on a first read
+            return there
         if hits is None:
             if edited_there is not None:
                 return self._edited(a, commit, edited_there[1], edited_there[0])
             return Resolution(Status.STALE, Reason.SEARCH_INCOMPLETE, a.path, a.symbol, a.discriminator)
         if not hits:
-            renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
-            if renamed is not None:
-                path, s = renamed
-                self.index.remember_follow(a, path, s.qualname, s.discriminator)
-                return Resolution(
-                    Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True
-                )
-            if edited_there is not None:
-                # renamed or moved earlier, edited since: stale where it went, not deleted
-                return self._edited(a, commit, edited_there[1], edited_there[0])
-            moved = self._moved_and_edited(a) or namesake_new_since(self.index, a, commit)
-            if moved is not None:
-                return self._edited(a, commit, moved[1], moved[0])
-            went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
-            return self._edited(a, commit, went[1], went[0]) if went is not None else None
+            dirty = self.index.dirty
+            found = self._not_found_as_written(a, commit, edited_there)
+            # the looks above re-read files the index had older versions of: one may hold the body
+            # exactly now (an edit undone since the last read), and then it was moved, not edited
+            again = self._found_again(a) if self.index.dirty != dirty else []
+            hits = [(p, s) for p, s in again if (p, s.qualname, s.start_byte) not in stood]
+            if not hits:
+                return found
         kept = kept_its_name(self.index, a, hits, commit)
         if kept is None and len(hits) > 1 and commit is not None:
             # followed only to a place new since the anchored commit: of a renamed twin (`open` of
@@ -252,6 +250,28 @@ class Resolver(IndexLookups):
             )
         self.index.remember_follow(a, path, s.qualname, s.discriminator)
         return Resolution(Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
+
+    def _found_again(self, a: Anchor) -> list:
+        """Where the index has the body now, each place's file re-read first (as `_search` does)."""
+        for path in {p for p, _ in self.index.find_symbols(a.hash)}:
+            self.index.file(path)
+        return self.index.find_symbols(a.hash)
+
+    def _not_found_as_written(self, a: Anchor, commit: str | None, edited_there) -> Resolution | None:
+        """The body is nowhere as written: renamed throughout, or edited where it went, or gone (None)."""
+        renamed = renamed_throughout(self.index, a, lambda now: self._resembles(a, now), commit)
+        if renamed is not None:
+            path, s = renamed
+            self.index.remember_follow(a, path, s.qualname, s.discriminator)
+            return Resolution(Status.ACTIVE, None, path, s.qualname, s.discriminator, s.start_line, s.end_line, True)
+        if edited_there is not None:
+            # renamed or moved earlier, edited since: stale where it went, not deleted
+            return self._edited(a, commit, edited_there[1], edited_there[0])
+        moved = self._moved_and_edited(a) or namesake_new_since(self.index, a, commit)
+        if moved is not None:
+            return self._edited(a, commit, moved[1], moved[0])
+        went = renamed_and_edited(self.index, a, self._old_text(a, commit), commit)
+        return self._edited(a, commit, went[1], went[0]) if went is not None else None
 
     # -- whole files ------------------------------------------------------------------------
     def _file(self, a: Anchor, commit: str | None) -> Resolution:
