@@ -1,4 +1,4 @@
-"""Defer `inspect` in a hook or CLI process: `dataclasses` imports it at the top for one call tether never
+"""Defer `inspect` (and `platform`) in a hook or CLI process: `dataclasses` imports it at the top for one call tether never
 reaches (it builds a docstring for classes without one; every class on a hook's path has one).
 
 `inspect` and what it loads (ast, dis, tokenize, ...) cost a hook or a `tether check` ~10 ms. A stand-in
@@ -10,6 +10,7 @@ reads its `__spec__`, which loads it.)
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 
@@ -29,3 +30,35 @@ class _Deferred(types.ModuleType):
 def defer_inspect() -> None:
     if NAME not in sys.modules and "dataclasses" not in sys.modules:
         sys.modules[NAME] = _Deferred(NAME)
+
+
+class _System(types.ModuleType):
+    """`platform` while orjson loads: orjson imports `uuid` (for its UUID type), and uuid imports
+    `platform` (~2 ms of a `tether check`) for one call, `platform.system()`, which on a POSIX
+    system is `os.uname().sysname`. Anything else read from it loads the real module."""
+
+    def system(self) -> str:
+        return os.uname().sysname
+
+    def __getattr__(self, attr: str):
+        if sys.modules.get("platform") is self:
+            del sys.modules["platform"]
+        import platform as real  # noqa: PLC0415  (only if something asks more of it)
+
+        return getattr(real, attr)
+
+
+class PlatformStandIn:
+    """`with PlatformStandIn(): import orjson`: the stand-in serves uuid's one call, then leaves
+    sys.modules, so a later `import platform` gets the real module. Nothing is stood in where
+    `platform` (or uuid, or orjson) is loaded already, or where os.uname is missing (Windows,
+    where uuid does not ask)."""
+
+    def __enter__(self) -> None:
+        self.stand_in = None
+        if not ({"orjson", "uuid", "platform"} & sys.modules.keys()) and hasattr(os, "uname"):
+            self.stand_in = sys.modules["platform"] = _System("platform")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stand_in is not None and sys.modules.get("platform") is self.stand_in:
+            del sys.modules["platform"]

@@ -5,6 +5,8 @@ measured by `make bench`, never here). And the same commands still see a real ed
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import orjson
@@ -35,6 +37,7 @@ HEAVY = (
     "typing",
     "inspect",
     "difflib",
+    "platform",  # orjson loads uuid, which asks platform one thing: tether/lazy.py answers it
 )
 
 
@@ -70,8 +73,21 @@ def test_a_read_on_an_unchanged_repository_loads_no_parser(billing, args):
     assert sorted(m for m in HEAVY if m in loaded) == []
 
 
+def test_platform_stood_in_for_orjson_leaves_the_real_modules_behind():
+    """After the CLI's output module loads orjson, `platform`, uuid and orjson are the real things."""
+    code = (
+        "import tether.surfaces.cli.output, sys; assert 'platform' not in sys.modules\n"
+        "import orjson, os, platform, uuid\n"
+        "assert platform.system() == os.uname().sysname and platform.machine() == os.uname().machine\n"
+        "assert uuid._LINUX == (os.uname().sysname == 'Linux') and uuid.platform.machine() == platform.machine()\n"
+        "u = uuid.uuid4(); assert orjson.dumps([u]) == f'[\"{u}\"]'.encode()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_semantic_recall_loads_numpy_for_the_model_and_still_no_parser(billing):
-    """With the model, recall adds numpy (which brings typing and inspect), never a parser."""
+    """With the model, recall adds numpy (which brings typing, inspect and platform), never a parser."""
     from tether.recall import semantic
 
     if semantic.model_dir() is None:
@@ -81,7 +97,7 @@ def test_semantic_recall_loads_numpy_for_the_model_and_still_no_parser(billing):
     )
     loaded = _loaded(proc)
     assert "numpy" in loaded and "tether.recall.semantic.minilm" in loaded
-    parsers = set(HEAVY) - {"typing", "inspect"}
+    parsers = set(HEAVY) - {"typing", "inspect", "platform"}
     assert sorted(m for m in parsers if m in loaded) == []
 
 

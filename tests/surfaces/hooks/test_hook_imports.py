@@ -133,6 +133,7 @@ LAZY_IMPORTS = {
     "surfaces/hooks/handlers.py: tether.index.code_index": "only a push resolves anchors",
     "surfaces/hooks/handlers.py: tether.lifecycle.resolve": "only a push resolves anchors",
     "lazy.py: inspect": "only when a handler's signature must be read (a failure report)",
+    "lazy.py: platform": "the stand-in loads the real module only if asked more than uuid's one call",
     "surfaces/hooks/payload.py: hashlib": "only a payload without a session id is keyed by hash",
     "surfaces/hooks/runner.py: pathlib": "the runner's common path uses os.path",
     "surfaces/hooks/runner.py: tether.files": "the failure log loads only when a handler failed",

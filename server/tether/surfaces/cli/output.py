@@ -6,9 +6,11 @@ import errno
 import os
 import sys
 
-import orjson
-
 from tether.errors import TetherError
+from tether.lazy import PlatformStandIn
+
+with PlatformStandIn():  # orjson loads uuid, which loads platform for one call (tether/lazy.py)
+    import orjson
 from tether.surfaces.cli.terminal import visible
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
