@@ -19,7 +19,7 @@ import pytest
 from tether import errors
 from tether.lifecycle.status import Reason, Status
 from tether.store.files import QUARANTINE_FIXES
-from tether.surfaces.cli.main import build_parser
+from tether.surfaces.cli.parser import build_parser
 from tether.surfaces.mcp.server import INSTRUCTIONS
 from tether.surfaces.mcp.tools import TOOLS
 

@@ -71,6 +71,8 @@ def test_a_read_on_an_unchanged_repository_loads_no_parser(billing, args):
     loaded = _loaded(proc)
     assert "sqlite3" in loaded and "tether.lifecycle.resolve" in loaded  # the trace is real
     assert sorted(m for m in HEAVY if m in loaded) == []
+    if args[0] != "recall":  # read by quick.py, not argparse (with gettext and locale)
+        assert "argparse" not in loaded
 
 
 def test_platform_stood_in_for_orjson_leaves_the_real_modules_behind():

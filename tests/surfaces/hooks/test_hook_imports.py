@@ -75,6 +75,7 @@ LAZY_IMPORTS = {
     "files/write.py: json": "orjson, not json, is the CLI's: a read that writes no state file never loads json",
     "index/db.py: json": "only a rebuilt cache writes its note",
     "surfaces/cli/main.py: gc": "only the console script's entry tunes the collector",
+    "surfaces/cli/main.py: tether.surfaces.cli.parser": "argparse: not for the plainest read commands (quick.py)",
     "surfaces/cli/serve_mcp.py: tether.surfaces.mcp.server": "the MCP SDK (~1 s): `tether --help` lists `mcp` without it",
     "index/background.py: subprocess": "only when a background index is started",
     "index/parallel.py: tether.anchor.extract": "the queries are compiled before a forked sweep only",

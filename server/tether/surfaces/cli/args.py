@@ -3,7 +3,6 @@ that may be `-` for standard input."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable
@@ -13,8 +12,13 @@ from tether.service import Tether
 from tether.store.files import not_a_repository
 from tether.store.validate import MAX_BODY_CHARS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    import argparse
+
 # what each command family's `register(add)` is handed: `add(name, help)` is a new subparser
-Add = Callable[[str, str], argparse.ArgumentParser]
+# (named, not imported: `tether check --json` runs without argparse, quick.py)
+Add = Callable[[str, str], "argparse.ArgumentParser"]
 _stdin: list[bytes] = []
 
 

@@ -11,7 +11,7 @@ from tether import __version__
 from tether.errors import InternalError, InvalidInput, TetherError, from_os_error, from_sqlite_error
 from tether.index.db import close_all, discard_opened, is_corrupt, opened
 from tether.surfaces.cli.output import Result, emit, fail, reader_gone, utf8
-from tether.surfaces.cli.parser import build_parser, command_of
+from tether.surfaces.cli.quick import command_of, parse
 from tether.surfaces.cli.terminal import visible
 
 
@@ -87,6 +87,11 @@ def _run(argv: list[str]) -> int:
     command = command_of(argv)
     if command is None and "--version" in argv:  # argparse's would swallow a failed write (`> /dev/full`)
         return emit(Result(None, f"tether {__version__}"), False)
+    quick = parse(argv, command)
+    if quick is not None:
+        return emit(quick.handler(quick), quick.json)
+    from tether.surfaces.cli.parser import build_parser  # anything but the plainest read commands (quick.py)
+
     parser = build_parser([command] if command else None)
     args = parser.parse_args(argv)
     if not args.command:

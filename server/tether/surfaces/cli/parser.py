@@ -78,19 +78,6 @@ class _Parser(argparse.ArgumentParser):
         raise InvalidInput(f"{where}: {message}" if where else message)
 
 
-def command_of(argv: list[str]) -> str | None:
-    """The command word in `argv` (options may come first: `tether --root X --json check`)."""
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg == "--root":
-            skip = True
-        elif not arg.startswith("-"):
-            return arg
-    return None
-
-
 def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
     """The parser for `commands` (their families' commands, that is), or for every command."""
     wanted = set(FAMILIES) if commands is None else {c for c in commands if c in FAMILIES} or set(FAMILIES)
