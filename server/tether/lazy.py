@@ -62,3 +62,40 @@ class PlatformStandIn:
     def __exit__(self, *exc: object) -> None:
         if self.stand_in is not None and sys.modules.get("platform") is self.stand_in:
             del sys.modules["platform"]
+
+
+class _UrlParse(types.ModuleType):
+    """`urllib.parse` while pathlib loads: pathlib imports one function of it (with `ipaddress`,
+    ~1.5 ms of a `tether check`) for `as_uri()` alone. The function it is given loads the real
+    module when called; anything else read from the stand-in loads it too."""
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("__"):  # the import system asking whether it is a package (`__path__`)
+            raise AttributeError(attr)
+        if sys.modules.get("urllib.parse") is self:
+            del sys.modules["urllib.parse"]
+        import urllib.parse as real  # noqa: PLC0415
+
+        return getattr(real, attr)
+
+
+def _quote_from_bytes(*args, **kwargs):
+    import urllib.parse as real  # noqa: PLC0415  (only if a path is written as a URI)
+
+    return real.quote_from_bytes(*args, **kwargs)
+
+
+class UrlParseStandIn:
+    """`with UrlParseStandIn(): import pathlib`, as PlatformStandIn: nothing is stood in where
+    pathlib or urllib.parse is loaded already."""
+
+    def __enter__(self) -> None:
+        self.stand_in = None
+        if not ({"pathlib", "urllib.parse"} & sys.modules.keys()):
+            stand_in = _UrlParse("urllib.parse")
+            setattr(stand_in, "quote_from_bytes", _quote_from_bytes)  # noqa: B010  (what pathlib imports)
+            self.stand_in = sys.modules["urllib.parse"] = stand_in
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stand_in is not None and sys.modules.get("urllib.parse") is self.stand_in:
+            del sys.modules["urllib.parse"]

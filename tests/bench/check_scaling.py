@@ -81,7 +81,7 @@ def run(small: bool = False) -> list[Table]:
             main.data[str(size)] = timings
             _rmtree(_cache(root).parent)  # the 50k cache is ~400 MB: do not keep three
             _rmtree(root)
-        floor, _ = median_of(lambda: _py("-c", "import tether.surfaces.cli.main"), cli_runs)
+        floor, _ = median_of(lambda: _py("-c", "import tether.surfaces.cli.run"), cli_runs)
         bare, _ = median_of(lambda: _py("-c", "pass"), cli_runs)
     main.add("CLI floor: `python -c pass`", ms(bare))
     main.add("CLI floor: importing the CLI modules", ms(floor))

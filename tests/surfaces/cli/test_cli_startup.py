@@ -38,6 +38,8 @@ HEAVY = (
     "inspect",
     "difflib",
     "platform",  # orjson loads uuid, which asks platform one thing: tether/lazy.py answers it
+    "urllib.parse",  # and pathlib imports one function of it, for as_uri() (tether/lazy.py)
+    "ipaddress",
 )
 
 
@@ -88,8 +90,19 @@ def test_platform_stood_in_for_orjson_leaves_the_real_modules_behind():
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_url_parser_stood_in_for_pathlib_loads_when_a_path_becomes_a_uri():
+    code = (
+        "import sys, tether.surfaces.cli.run, pathlib; assert 'urllib.parse' not in sys.modules\n"
+        "assert pathlib.Path('/tmp/a b').as_uri() == 'file:///tmp/a%20b'\n"
+        "import urllib.parse; assert urllib.parse.quote('a b') == 'a%20b'\n"
+        "from urllib.parse import urlsplit; assert urlsplit('http://h/p').netloc == 'h'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_semantic_recall_loads_numpy_for_the_model_and_still_no_parser(billing):
-    """With the model, recall adds numpy (which brings typing, inspect and platform), never a parser."""
+    """With the model, recall adds numpy (which brings typing, inspect, platform and urllib), never a parser."""
     from tether.recall import semantic
 
     if semantic.model_dir() is None:
@@ -99,7 +112,7 @@ def test_semantic_recall_loads_numpy_for_the_model_and_still_no_parser(billing):
     )
     loaded = _loaded(proc)
     assert "numpy" in loaded and "tether.recall.semantic.minilm" in loaded
-    parsers = set(HEAVY) - {"typing", "inspect", "platform"}
+    parsers = set(HEAVY) - {"typing", "inspect", "platform", "urllib.parse", "ipaddress"}
     assert sorted(m for m in parsers if m in loaded) == []
 
 

@@ -9,7 +9,7 @@ every flag of every command here.
 
 from __future__ import annotations
 
-import importlib
+import sys
 import types
 
 # command: (its family module, the handler's name there, what argparse defaults its arguments to,
@@ -63,5 +63,6 @@ def parse(argv: list[str], command: str | None) -> types.SimpleNamespace | None:
             return None
         i += 1
     args = {name: list(v) if isinstance(v, list) else v for name, v in defaults.items()} | values
-    module = importlib.import_module(f"tether.surfaces.cli.{family}")
-    return types.SimpleNamespace(**args, command=command, handler=getattr(module, handler))
+    name = f"tether.surfaces.cli.{family}"
+    __import__(name)  # not importlib.import_module: importing importlib loads `warnings` too
+    return types.SimpleNamespace(**args, command=command, handler=getattr(sys.modules[name], handler))

@@ -12,13 +12,14 @@ import re
 
 # C0 controls but tab and newline, DEL, C1 controls; bidi embeddings, overrides and isolates; the
 # zero-width and line/paragraph separators that reorder or split what is shown.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# Compiled on first use: a JSON answer never shows text through here, and compiling is ~0.4 ms.
+_UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]"
 
 
 def visible(text: str) -> str:
     """`text` with every unsafe character written as its escape (`\\x1b`, `\\u202e`); lone
     surrogates (undecodable bytes of a file name) as `\\udcff`."""
-    out = _UNSAFE.sub(_escape, text)
+    out = re.sub(_UNSAFE, _escape, text)  # re's cache keeps the compiled pattern
     try:
         out.encode("utf-8")
     except UnicodeEncodeError:
