@@ -80,9 +80,17 @@ class Listed:
 
 
 def _stamp(st: os.stat_result) -> int:
-    """mtime, ctime, inode and size in one exact number (each under 2**64): one object to keep and
-    compare per file, where a tuple was five."""
-    return st.st_mtime_ns << 192 | st.st_ctime_ns << 128 | st.st_ino << 64 | st.st_size
+    """mtime, ctime, inode and size in one exact number, 64 bits each (a time before 1970 as its
+    two's complement): one object to keep and compare per file, where a tuple was five."""
+    return (
+        (st.st_mtime_ns & _BITS) << 192
+        | (st.st_ctime_ns & _BITS) << 128
+        | (st.st_ino & _BITS) << 64
+        | st.st_size & _BITS
+    )
+
+
+_BITS = (1 << 64) - 1
 
 
 def _settled(st: os.stat_result, began: int) -> bool:
