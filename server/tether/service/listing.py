@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from tether.files.stamps import trusted
 from tether.index.db import transaction
 from tether.index.worker import root_prefix
 from tether.lifecycle.verdicts import Verdict, scored
@@ -93,9 +94,9 @@ def _stamp(st: os.stat_result) -> int:
 _BITS = (1 << 64) - 1
 
 
-def _settled(st: os.stat_result, began: int) -> bool:
-    """A stat nothing can share with a later edit: older than the racy window when the listing began."""
-    return max(st.st_mtime_ns, st.st_ctime_ns) < began - 2_000_000_000  # files/stamps.py RACY_NS
+def _by_name(mems: Iterable[Memory]) -> dict[str, Memory]:
+    """Memories by their file's name in the memories directory, as a listing keys them."""
+    return {os.path.basename(m.filename or ""): m for m in mems}
 
 
 def facts_of(m: Memory) -> tuple:
@@ -131,11 +132,11 @@ def listing(
         if hit is not None and stamp is not None and hit[0] == stamp:
             rows.append(Listed(name, stamp, hit[1]))
         else:
-            stamps[name] = stamp if st is not None and stamp is not None and _settled(st, began) else None
+            stamps[name] = stamp if st is not None and stamp is not None and trusted(st, began) else None
     read: dict[str, Memory] = {}
     mems, bad = store.load(stamps) if stamps else ([], [])  # new or changed files, and whatever is no memory
     if stamps:
-        read = {os.path.basename(m.filename or ""): m for m in mems}
+        read = _by_name(mems)
         rows += [Listed(n, stamps[n], facts_of(m)) for n, m in read.items()]
         order = {name: i for i, (name, _) in enumerate(entries)}
         rows.sort(key=lambda r: order[r.name])
@@ -174,7 +175,7 @@ class _Files:
             if st is None or not stat.S_ISREG(st.st_mode) or not self.index.contained(path):
                 self.seen[path] = (None, False)
             else:
-                self.seen[path] = (_stamp(st), _settled(st, began))
+                self.seen[path] = (_stamp(st), trusted(st, began))
         return self.seen[path][0]
 
     def settled(self, path: str) -> bool:
@@ -206,7 +207,7 @@ def _resolve(
         return
     unread = [r.name for r in stale if r.name not in read]
     if unread:
-        read = read | {os.path.basename(m.filename or ""): m for m in store.load(unread)[0]}
+        read = read | _by_name(store.load(unread)[0])
     r_ = resolver(with_diff=False, deadline=deadline)
     verdicts = r_.memories(read[r.name] for r in stale if r.name in read)
     r_.flush()
@@ -242,7 +243,17 @@ def _listed(v: Verdict) -> Listed:
 # -- the kept row -------------------------------------------------------------------------------
 def _codec() -> str:
     """What a kept listing was derived with: the parsed files' codec and the code that decides
-    verdicts (each module's size and mtime), so an upgrade of tether never reads an older one."""
+    verdicts (each module's size and mtime), so an upgrade of tether never reads an older one.
+    Worked out once per process: a listing asks it to read and again to keep."""
+    if not _CODEC:
+        _CODEC.append(_derived_with())
+    return _CODEC[0]
+
+
+_CODEC: list[str] = []
+
+
+def _derived_with() -> str:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sums = []
     for part in ("anchor", "anchor/queries", "index", "lifecycle", "service", "store"):
