@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 import time
@@ -358,3 +359,45 @@ def test_raw_terms_keep_identifiers_whole():
         "4xx",
         "http.client",
     ]
+
+
+def test_matched_terms_are_whole_words_in_any_case_beside_unicode_punctuation(code):
+    mid = code.remember("Retrying a 4XX — never: the budget_service bills each attempt.", "src/http.py::fetchWithRetry")
+    item = next(i for i in recall(code, "retrying 4xx against budget_service")["data"]["items"] if i["id"] == mid)
+    assert item["matched"] == ["retrying", "4xx", "budget_service"]
+    assert "matched" not in next(
+        i for i in recall(code, "budget service bill")["data"]["items"] if i["id"] == mid
+    )  # "budget" and "bill" sit inside budget_service and bills: not whole words
+
+
+def test_the_case_traps_are_every_character_whose_case_holds_an_ascii_one():
+    """found_verbatim searches with ASCII case rules unless the text holds one of these; a Python
+    with newer Unicode tables that adds one must add it there too."""
+    from tether.recall.text import CASE_TRAPS
+
+    derived = {
+        chr(cp)
+        for cp in range(0x80, 0x110000)
+        if any(ord(x) < 128 for x in chr(cp).lower() + chr(cp).upper() + chr(cp).casefold())
+    }
+    assert set(CASE_TRAPS) == derived
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "found"),
+    [
+        ("disk", "the DISK fills", True),
+        ("disk", "diskette", False),
+        ("os.path", "use os.path.join", True),
+        ("4xx", "a 4xx_code", False),
+        ("kill", "\u212aill switch", True),  # KELVIN SIGN: case-blind, as the pattern matches it
+        ("sig", "\u017fig", True),  # LONG S
+        ("tab", "\u00e9tab", True),  # é is no word character to the pattern either
+    ],
+)
+def test_found_verbatim_reads_as_the_case_blind_pattern(term, text, found):
+    from tether.recall.text import found_verbatim
+
+    assert found_verbatim(term, text) is found
+    pattern = r"(?<![A-Za-z0-9_])" + re.escape(term) + r"(?![A-Za-z0-9_])"
+    assert (re.search(pattern, text, re.IGNORECASE) is not None) is found  # the rule it stands in for

@@ -9,7 +9,6 @@ tokens are counted as ceil(characters / 4) of the compact JSON envelope that is 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import orjson
 
@@ -64,17 +63,24 @@ PREVIEW_CHARS = 280
 MAX_MATCHED = 3
 
 
-@dataclass(frozen=True, slots=True)
 class Query:
-    """One recall's question, checked: what `recall` ranks and packs against."""
+    """One recall's question, checked: what `recall` ranks and packs against. A plain class: a
+    dataclass is built at import, ~0.6 ms of every recall's start."""
 
-    task: str
-    files: tuple[str, ...]
-    budget: int
-    kinds: tuple[str, ...]
-    as_of: str | None
-    as_of_ts: float | None
-    limit: int
+    __slots__ = ("task", "files", "budget", "kinds", "as_of", "as_of_ts", "limit")
+
+    def __init__(
+        self,
+        task: str,
+        files: tuple[str, ...],
+        budget: int,
+        kinds: tuple[str, ...],
+        as_of: str | None,
+        as_of_ts: float | None,
+        limit: int,
+    ) -> None:
+        self.task, self.files, self.budget, self.kinds = task, files, budget, kinds
+        self.as_of, self.as_of_ts, self.limit = as_of, as_of_ts, limit
 
 
 def tokens(obj: Any) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from tether.lifecycle.status import Status
 from tether.recall.text import token_count
@@ -31,13 +30,17 @@ if TYPE_CHECKING:
 FILE_OVERHEAD = 50
 
 
-@dataclass(frozen=True, slots=True)
 class Span:
-    """Anchored code as it is now: a byte range of a file (None, None: the whole file)."""
+    """Anchored code as it is now: a byte range of a file (None, None: the whole file). A plain
+    class: a dataclass is built at import, ~0.6 ms of every recall's start."""
 
-    path: str
-    start: int | None
-    end: int | None
+    __slots__ = ("path", "start", "end")
+
+    def __init__(self, path: str, start: int | None, end: int | None) -> None:
+        self.path, self.start, self.end = path, start, end
+
+    def __repr__(self) -> str:
+        return f"Span({self.path!r}, {self.start!r}, {self.end!r})"
 
 
 def spans(index: CodeIndex, v: Verdict) -> list[Span]:

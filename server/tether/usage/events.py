@@ -23,7 +23,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from tether.files.paths import state_dir
@@ -42,18 +41,28 @@ LOCKNAME = "usage.lock"
 MAX_BYTES = 4 << 20  # about 15,000 recalls: folding it takes tens of milliseconds, once in that many
 
 
-@dataclass(frozen=True, slots=True)
 class UsageEvent:
-    """One line of the usage log: a recall, a push or a credit."""
+    """One line of the usage log: a recall, a push or a credit. A plain class: a dataclass is built
+    at import, ~0.6 ms of every recall's and every hook's start."""
 
-    ts: float
-    event: str
-    ids: tuple[str, ...]
-    session: str | None = None
-    tokens: int | None = None
-    prompt_id: str | None = None
-    replaced: int | None = None
-    files: int | None = None
+    __slots__ = ("ts", "event", "ids", "session", "tokens", "prompt_id", "replaced", "files")
+
+    def __init__(
+        self,
+        ts: float,
+        event: str,
+        ids: tuple[str, ...],
+        session: str | None = None,
+        tokens: int | None = None,
+        prompt_id: str | None = None,
+        replaced: int | None = None,
+        files: int | None = None,
+    ) -> None:
+        self.ts, self.event, self.ids, self.session = ts, event, ids, session
+        self.tokens, self.prompt_id, self.replaced, self.files = tokens, prompt_id, replaced, files
+
+    def __repr__(self) -> str:
+        return "UsageEvent(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
 
 def log_path(root: Path) -> Path:

@@ -1,4 +1,4 @@
-"""quick.py reads the plainest forms of `check` and `ls` without argparse: its namespace must be the
+"""quick.py reads the plainest forms of `check`, `ls` and `recall` without argparse: its namespace must be the
 one argparse gives, and everything else must be left to argparse (which words the errors)."""
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from tether.surfaces.cli.parser import FAMILIES, build_parser
 
 def _forms(command: str) -> list[list[str]]:
     flags = list(quick.QUICK[command][3])
+    # a command's positional argument, wherever it may stand after the command; odd values included
+    tasks = [[]] if quick.QUICK[command][4] is None else [["why x"], ["recall"], [""], ["a --json b"], ["check"]]
     forms = []
     for n in range(len(flags) + 1):
         for chosen in itertools.permutations(flags, n):
@@ -25,8 +27,10 @@ def _forms(command: str) -> list[list[str]]:
                 ([], ["--root", "/b"]),
                 (["--root", "check"], []),
             ):
-                forms.append([*before, command, *chosen, *after])
-    return [*forms, [command, *flags, *flags]]
+                for task in tasks:
+                    forms.append([*before, command, *task, *chosen, *after])
+                    forms.append([*before, command, *chosen, *after, *task])
+    return [*forms, [command, *tasks[0], *flags, *flags]]
 
 
 @pytest.mark.parametrize("command", sorted(quick.QUICK))
@@ -58,7 +62,18 @@ def test_quick_reads_as_argparse_does(command):
         ["ls", "--kind", "fact"],
         ["ls", "ls"],
         ["--version", "check"],
-        ["recall", "x"],
+        ["recall"],
+        ["recall", "--json"],
+        ["recall", "a", "b"],
+        ["recall", "-x"],
+        ["recall", "--", "x"],
+        ["recall", "x", "--file", "a.py"],
+        ["recall", "--budget", "50", "x"],
+        ["recall", "x", "--limit=2"],
+        ["recall", "x", "-k", "fact"],
+        ["recall", "x", "--as-of", "2025-01-01"],
+        ["recall", "x", "--jso"],
+        ["x", "recall"],
         ["status"],
         [],
     ],

@@ -1,7 +1,7 @@
 """The plainest forms of the read commands, read without argparse: `tether check --json`, `tether
-ls`, ... Importing argparse (with gettext and locale) and building its parser were ~4 ms of a ~50 ms
-`check`. Anything else (a value other than --root's, an id, `--help`, an abbreviation, `--x=y`, a
-typo) goes to the full parser, which also words every error: this path never refuses.
+ls`, `tether recall "task" --json`, ... Importing argparse (with gettext and locale) and building its parser were ~4 ms of a ~50 ms
+`check`. Anything else (a value other than --root's or recall's task, `--help`, an abbreviation,
+`--x=y`, a typo) goes to the full parser, which also words every error: this path never refuses.
 
 The namespace is the one argparse gives for the same argv; a test holds the two to each other for
 every flag of every command here.
@@ -12,16 +12,27 @@ from __future__ import annotations
 import sys
 import types
 
+from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
+
 # command: (its family module, the handler's name there, what argparse defaults its arguments to,
-# its flags that take no value, each setting its argument to True)
-QUICK: dict[str, tuple[str, str, dict[str, object], dict[str, str]]] = {
+# its flags that take no value, each setting its argument to True, its one positional argument
+# that must be given, if any)
+QUICK: dict[str, tuple[str, str, dict[str, object], dict[str, str], str | None]] = {
     "check": (
         "reading",
         "check",
         {"ids": [], "path": [], "strict": False, "format": "text", "problems": False},
         {"--strict": "strict", "--problems": "problems"},
+        None,
     ),
-    "ls": ("reading", "ls", {"all": False, "kind": None}, {"--all": "all"}),
+    "ls": ("reading", "ls", {"all": False, "kind": None}, {"--all": "all"}, None),
+    "recall": (
+        "recall",
+        "recall",
+        {"file": [], "budget": DEFAULT_BUDGET, "as_of": None, "kind": [], "limit": DEFAULT_LIMIT},
+        {},
+        "query",
+    ),
 }
 
 
@@ -39,10 +50,11 @@ def command_of(argv: list[str]) -> str | None:
 
 
 def parse(argv: list[str], command: str | None) -> types.SimpleNamespace | None:
-    """The arguments of a command in QUICK given only --json, --root DIR and its own flags, or None."""
+    """The arguments of a command in QUICK given only --json, --root DIR, its own flags and its
+    positional argument, or None."""
     if command not in QUICK:
         return None
-    family, handler, defaults, flags = QUICK[command]
+    family, handler, defaults, flags, positional = QUICK[command]
     values: dict[str, object] = {"root": None, "json": False}
     seen = False
     i = 0
@@ -59,9 +71,13 @@ def parse(argv: list[str], command: str | None) -> types.SimpleNamespace | None:
             seen = True
         elif seen and arg in flags:
             values[flags[arg]] = True
+        elif seen and positional is not None and positional not in values and not arg.startswith("-"):
+            values[positional] = arg
         else:
             return None
         i += 1
+    if positional is not None and positional not in values:
+        return None  # argparse's error to word
     args = {name: list(v) if isinstance(v, list) else v for name, v in defaults.items()} | values
     name = f"tether.surfaces.cli.{family}"
     __import__(name)  # not importlib.import_module: importing importlib loads `warnings` too
