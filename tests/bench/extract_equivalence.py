@@ -25,7 +25,6 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import fields
 from pathlib import Path
 
 import orjson
@@ -38,8 +37,8 @@ PRUNE = frozenset({".git", "__pycache__", "node_modules_cache"})
 
 def facts_json(facts) -> dict:
     """Every field of a FileFacts (a field added later is compared too), symbols as rows."""
-    out = {f.name: getattr(facts, f.name) for f in fields(facts) if f.name != "symbols"}
-    out["symbols"] = [[getattr(s, f.name) for f in fields(s)] for s in facts.symbols]
+    out = {name: value for name, value in facts.fields().items() if name != "symbols"}
+    out["symbols"] = [list(s.fields().values()) for s in facts.symbols]
     return out
 
 

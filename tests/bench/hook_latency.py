@@ -99,7 +99,8 @@ def write_memories(root: Path, t, n: int, rng: random.Random, start: int = 0) ->
     """`n` memory files anchored to real, uniquely named symbols of the corpus, written directly
     (ids numbered from `start`, so batches written one after another never share one)."""
     from tether.recall.text import words
-    from tether.store.memory import Anchor, Memory, dumps, now_iso, slug
+    from tether.store.memory import dumps, slug
+    from tether.store.model import Anchor, Memory, now_iso
 
     rows = t.index.conn.execute(
         "SELECT s.path, s.qualname, s.hash, s.end_byte - s.start_byte, f.language FROM symbols s "

@@ -45,7 +45,8 @@ def write_memories(root: Path, t, n: int, start: int, rng: random.Random, prose:
     """`n` memory files anchored to random indexed symbols, written directly (no fsync per file),
     with the anchored code kept as remember() keeps it (for diffs)."""
     from tether.index.db import transaction
-    from tether.store.memory import Anchor, Memory, dumps, now_iso, slug
+    from tether.store.memory import dumps, slug
+    from tether.store.model import Anchor, Memory, now_iso
 
     rows = t.index.conn.execute(
         "SELECT s.path, s.qualname, s.hash, s.end_byte - s.start_byte, f.language FROM symbols s JOIN files f ON f.path = s.path "

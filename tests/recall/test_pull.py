@@ -8,7 +8,6 @@ import random
 import shutil
 import subprocess
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -54,7 +53,7 @@ def test_first_recall_after_a_pull_of_a_thousand_files_answers_as_a_settled_stor
     shutil.rmtree(up.path / ".tether" / "memories")
     (up.path / ".tether" / "memories").mkdir()
     said = ("zeppelin mooring mast", "quokka burrow", "wombat burrow")
-    old = [replace(m, summary=s, body=f"{s}: {m.body}") for m, s in zip(old, said)] + old[3:]
+    old = [m.replace(summary=s, body=f"{s}: {m.body}") for m, s in zip(old, said)] + old[3:]
     names = [_write(up.path, m) for m in old]
     up.commit("memories")
 
@@ -64,8 +63,7 @@ def test_first_recall_after_a_pull_of_a_thousand_files_answers_as_a_settled_stor
     new = write_memories(up.path, t, 1_000, random.Random(2), start=1_000)
     t.close()
     # the pull also supersedes one memory, deletes one, rewrites one, and brings a broken file
-    successor = replace(
-        new[0],
+    successor = new[0].replace(
         summary="zeppelin mooring moved",
         body="zeppelin mooring moved to the east mast",
         links={"supersedes": [old[0].id]},
@@ -74,7 +72,7 @@ def test_first_recall_after_a_pull_of_a_thousand_files_answers_as_a_settled_stor
         p.unlink()
     _write(up.path, successor)
     (up.path / ".tether" / "memories" / names[1]).unlink()
-    _write(up.path, replace(old[2], summary="wombat tunnel", body="wombat tunnel under the fence"))
+    _write(up.path, old[2].replace(summary="wombat tunnel", body="wombat tunnel under the fence"))
     up.write(".tether/memories/broken--0badf00d.md", "---\n{not json\n---\nzeppelin mooring quokka wombat\n")
     up.commit("a thousand memories")
 

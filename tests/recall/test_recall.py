@@ -14,7 +14,7 @@ import pytest
 from tether.recall.ranking import decayed
 from tether.recall.search import MemoryIndex
 from tether.recall.text import raw_terms, terms
-from tether.store.memory import now_iso
+from tether.store.model import now_iso
 
 SRC = '''\
 import time
@@ -347,7 +347,7 @@ def test_base_confidence_mirrors_the_resolver(code):
     t = Tether(code.path)
     m = t.remember(RETRY, ["src/http.py::fetchWithRetry"], source="verified", evidence="pytest -k retry")
     m = m.evolve(verified_at="2020-01-01T00:00:00Z")
-    from tether.store.memory import parse_time
+    from tether.store.model import parse_time
 
     assert round(decayed(m.confidence, parse_time(m.verified_at).timestamp()), 3) == confidence(m, "active")
 

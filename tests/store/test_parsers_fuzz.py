@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from tether.anchor.spec import AnchorSpec, parse_spec
 from tether.errors import InvalidSpec, StoreCorrupt
 from tether.files.private import private_path
-from tether.store.memory import ANCHOR_TYPES, BASE_CONFIDENCE, KINDS, LINK_TYPES, SOURCES, Anchor, Memory, dumps, loads
+from tether.store.memory import ANCHOR_TYPES, BASE_CONFIDENCE, KINDS, LINK_TYPES, SOURCES, dumps, loads
+from tether.store.model import Anchor, Memory
 from tether.store.secrets import parse_allowlist, scan
 
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

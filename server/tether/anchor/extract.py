@@ -68,7 +68,7 @@ def analyze(path: str, data: bytes, entropy: bool = False, hash_format: int | No
     if b"\r\n" not in data:
         return _analyze(path, data, entropy, hash_format)
     facts = _analyze(path, data.replace(b"\r\n", b"\n"), entropy, hash_format)
-    return replace(facts, size=len(data), symbols=tuple(_at_crlf_offsets(facts.symbols, data)))
+    return facts.replace(size=len(data), symbols=tuple(_at_crlf_offsets(facts.symbols, data)))
 
 
 def _at_crlf_offsets(symbols: Iterable[Symbol], data: bytes) -> Iterable[Symbol]:
@@ -79,8 +79,7 @@ def _at_crlf_offsets(symbols: Iterable[Symbol], data: bytes) -> Iterable[Symbol]
         lfs.append(at - len(lfs))  # where this line's LF sits once the CRs before it are gone
         at = data.find(b"\r\n", at + 2)
     for s in symbols:
-        yield replace(
-            s,
+        yield s.replace(
             start_byte=s.start_byte + bisect_left(lfs, s.start_byte),
             end_byte=s.end_byte + bisect_left(lfs, s.end_byte),
         )
@@ -154,8 +153,7 @@ def embedded_symbols(host: Language, data: bytes, entropy: bool = False) -> list
             inner = _format1(inner)  # an anchor written before the script language's format moved on
         for s in extract_symbols(inner, data[block.start_byte : block.end_byte], entropy):
             out.append(
-                replace(
-                    s,
+                s.replace(
                     start_line=s.start_line + rows,
                     end_line=s.end_line + rows,
                     start_byte=s.start_byte + offset,

@@ -17,7 +17,7 @@ from tether.index.worker import change_stamp, root_prefix
 
 TYPE_CHECKING = False  # not `typing`'s: the prompt hook's silent path must not import it
 if TYPE_CHECKING:
-    from tether.store.memory import Anchor
+    from tether.store.model import Anchor
 
 
 class ResolutionMemo:

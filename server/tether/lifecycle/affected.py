@@ -19,7 +19,7 @@ would.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from tether.anchor.disc import twins_named
@@ -31,7 +31,8 @@ from tether.lifecycle.diff import compact_diff, git_show
 from tether.lifecycle.resolve import Resolver
 from tether.lifecycle.status import Status
 from tether.lifecycle.verdicts import Resolution, Verdict
-from tether.store.memory import Anchor, Memory, loads
+from tether.store.memory import loads
+from tether.store.model import Anchor, Memory
 
 # what the change did to a memory, worst first: its touched anchors' news, then its file's
 EFFECTS = ("deleted", "stale", "reanchored", "retired", "already_stale", "followed", "restored", "new", "active")
@@ -119,7 +120,7 @@ def _touched(m: Memory, stored: Memory | None | bool, resolver: Resolver, base: 
         return None
     effect = min(effects, key=EFFECTS.index)
     worst = max(befores, key=_badness)
-    return Touched(replace(v, anchors=tuple(anchors)), tuple(hit), effect, str(worst), tuple(where))
+    return Touched(v.replace(anchors=tuple(anchors)), tuple(hit), effect, str(worst), tuple(where))
 
 
 def _retired(m: Memory, resolver: Resolver, base: _Base, new_ids: set[str], current: list[Memory]) -> Touched | None:
@@ -269,19 +270,19 @@ class _Base:
     def effect(self, a: Anchor, r: Resolution, then: _AtBase) -> tuple[str, Resolution]:
         """What the change did to one touched anchor, and its resolution with the diff that tells it."""
         if self.changes.staged and then.path in self.old and self.old[then.path].new is None:
-            return "deleted", replace(r, diff=None)  # removed from the index (`git rm --cached`)
+            return "deleted", r.replace(diff=None)  # removed from the index (`git rm --cached`)
         if r.status == Status.ACTIVE:
             if then.status != Status.ACTIVE:
                 return "restored", r
             renamed = then.symbol is not None and then.symbol.qualname != (r.symbol or a.symbol)
             return ("followed" if renamed or then.path != (r.path or a.path) else "active"), r
         if then.status != Status.ACTIVE:
-            return "already_stale", replace(r, diff=self._diff(a, r, then))
+            return "already_stale", r.replace(diff=self._diff(a, r, then))
         if r.status == Status.INVALIDATED:
             diff = self._diff(a, r, then)
-            return ("stale", replace(r, diff=diff)) if diff else ("deleted", r)
+            return ("stale", r.replace(diff=diff)) if diff else ("deleted", r)
         f = self.new.get(r.path or a.path)
-        return "stale", replace(r, diff=BINARY_CHANGED) if f is not None and f.binary else r
+        return "stale", r.replace(diff=BINARY_CHANGED) if f is not None and f.binary else r
 
     def _diff(self, a: Anchor, r: Resolution, then: _AtBase) -> str | None:
         """The anchored code from the base to now, at wherever it lives now: its place, or the file

@@ -30,7 +30,7 @@ from tether.errors import (
 from tether.files.paths import repo_relative
 from tether.files.private import credential_file
 from tether.index.code_index import CodeIndex
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 from tether.store.validate import MAX_ANCHORS, MAX_SPEC_CHARS
 
 _SKIPPED = {

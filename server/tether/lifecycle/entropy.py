@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tether.anchor.model import Symbol
 from tether.index.code_index import CodeIndex
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 # Following a renamed or moved body needs evidence that the match is not a look-alike.
 # Calibrated on CPython's standard library without its tests (16,520 functions and methods;

@@ -12,14 +12,13 @@ format sees, and `tether reanchor` moves an old one to it (`--outdated`: all of 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from functools import cache
 
 from tether.anchor.disc import disc_matches
 from tether.anchor.hash_formats import current
 from tether.anchor.model import Symbol
 from tether.index.code_index import CodeIndex
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 TYPE_CHECKING = False  # not typing's: the prompt hook imports this module (the resolver reads old hashes)
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ def outdated(a: Anchor) -> bool:
 
 
 def in_current_format(a: Anchor) -> Anchor:
-    return replace(a, hash=f"t{current(a.language, a.path)}:{a.hash[3:]}")
+    return a.replace(hash=f"t{current(a.language, a.path)}:{a.hash[3:]}")
 
 
 class OldHashes:
@@ -76,7 +75,7 @@ def rehashed(a: Anchor, read: Callable[[str], tuple[list[Symbol], list[Symbol]] 
     if len(old) != 1:
         return None
     same = [s for s in now if (s.start_byte, s.qualname) == (old[0].start_byte, old[0].qualname)]
-    return replace(a, hash=same[0].hash) if len(same) == 1 else None
+    return a.replace(hash=same[0].hash) if len(same) == 1 else None
 
 
 def upgrade(index: CodeIndex, store: Store) -> dict[str, list[str]]:

@@ -13,7 +13,7 @@ from tether.index.code_index import CodeIndex, FileRow
 from tether.index.db import transaction
 from tether.lifecycle.diff import alike, text_from_git
 from tether.lifecycle.formats import OldHashes
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 MAX_SNIPPET = 64_000
 # How long a sweep's "not found anywhere" stands while nothing that could move the anchor changed.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tether.anchor.disc import twins_named
 from tether.index.code_index import CodeIndex
 from tether.lifecycle.diff import names_at
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 
 def kept_its_name(index: CodeIndex, a: Anchor, hits: list, commit: str | None):

@@ -10,7 +10,7 @@ from tether.errors import InvalidInput
 from tether.lifecycle.resolve import Resolver
 from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.verdicts import Resolution
-from tether.store.memory import Anchor, Memory
+from tether.store.model import Anchor, Memory
 
 Change = tuple[str, str, "str | None"]  # ("rebound" | "kept", stored spec, new spec or None)
 

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 from tether.anchor.model import Symbol
 from tether.index.code_index import CodeIndex
 from tether.lifecycle.diff import alike, file_from_git, names_at
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 # Each check is a parse of the whole file; a deleted anchor in a file of a hundred functions
 # must not cost a hundred. The cheap filters below leave very few, and at most this many are parsed.

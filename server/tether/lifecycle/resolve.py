@@ -30,7 +30,7 @@ from tether.lifecycle.rename import renamed_and_edited, renamed_throughout
 from tether.lifecycle.status import Reason, Status
 from tether.lifecycle.twins import namesake_among, own_label, own_slot_then, pick_twin, twins_beside
 from tether.lifecycle.verdicts import Resolution, Verdict, combine, confidence
-from tether.store.memory import Anchor, Memory
+from tether.store.model import Anchor, Memory
 
 # Why a file in place was not analyzed (FileFacts.skipped) that leaves its anchors unknown, not gone.
 UNREAD = ("syntax", "too_large")

@@ -8,7 +8,7 @@ from collections import namedtuple
 
 from tether.anchor.disc import canonical, disc_matches
 from tether.lifecycle.diff import slots_at
-from tether.store.memory import Anchor
+from tether.store.model import Anchor
 
 
 class TwinPick(namedtuple("TwinPick", "found edited ambiguous", defaults=(None, None, ()))):

@@ -3,40 +3,85 @@ that join them (a memory dies only when every anchor dies; confidence is derived
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from tether.lifecycle.status import Reason, Status
+from tether.record import Record
 from tether.store.confidence import STALE_PENALTY, aged
-from tether.store.memory import Anchor, Memory, parse_time
+from tether.store.model import Anchor, Memory, parse_time
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Record):
     """One anchor as it resolves now."""
 
+    __slots__ = (
+        *("status", "reason", "path", "symbol", "discriminator"),
+        *("start_line", "end_line", "followed", "candidates", "diff"),
+    )
     status: Status
-    reason: Reason | None = None
-    path: str | None = None
-    symbol: str | None = None
-    discriminator: str | None = None
-    start_line: int | None = None
-    end_line: int | None = None
-    followed: bool = False
-    candidates: tuple[str, ...] = ()
-    diff: str | None = None
+    reason: Reason | None
+    path: str | None
+    symbol: str | None
+    discriminator: str | None
+    start_line: int | None
+    end_line: int | None
+    followed: bool
+    candidates: tuple[str, ...]
+    diff: str | None
+
+    def __init__(
+        self,
+        status: Status,
+        reason: Reason | None = None,
+        path: str | None = None,
+        symbol: str | None = None,
+        discriminator: str | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        followed: bool = False,
+        candidates: tuple[str, ...] = (),
+        diff: str | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "status", status)
+        put(self, "reason", reason)
+        put(self, "path", path)
+        put(self, "symbol", symbol)
+        put(self, "discriminator", discriminator)
+        put(self, "start_line", start_line)
+        put(self, "end_line", end_line)
+        put(self, "followed", followed)
+        put(self, "candidates", candidates)
+        put(self, "diff", diff)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(Record):
     """One memory as it stands now."""
 
+    __slots__ = ("memory", "status", "reason", "anchors", "confidence", "notes")
     memory: Memory
     status: Status
     reason: Reason | None
     anchors: tuple[tuple[Anchor, Resolution], ...]
     confidence: float
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...]
+
+    def __init__(
+        self,
+        memory: Memory,
+        status: Status,
+        reason: Reason | None,
+        anchors: tuple[tuple[Anchor, Resolution], ...],
+        confidence: float,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        put = object.__setattr__
+        put(self, "memory", memory)
+        put(self, "status", status)
+        put(self, "reason", reason)
+        put(self, "anchors", anchors)
+        put(self, "confidence", confidence)
+        put(self, "notes", notes)
 
 
 def confidence(m: Memory, status: Status, now: datetime | None = None) -> float:
@@ -66,13 +111,19 @@ def combine(results: list[Resolution]) -> tuple[Status, Reason | None]:
     return Status.STALE, next(r.reason for r in results if r.status == Status.STALE)
 
 
-@dataclass(frozen=True, slots=True)
-class LinkProblem:
+class LinkProblem(Record):
     """A broken link between memory files: `supersede_cycle`, `one_sided_link` or `missing_link`."""
 
+    __slots__ = ("memory_id", "problem", "message")
     memory_id: str
     problem: str
     message: str
+
+    def __init__(self, memory_id: str, problem: str, message: str) -> None:
+        put = object.__setattr__
+        put(self, "memory_id", memory_id)
+        put(self, "problem", problem)
+        put(self, "message", message)
 
     def to_dict(self) -> dict[str, str]:
         return {"id": self.memory_id, "problem": self.problem, "message": self.message}

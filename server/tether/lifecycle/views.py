@@ -5,7 +5,7 @@ from __future__ import annotations
 from tether.lifecycle.status import Status
 from tether.lifecycle.verdicts import Resolution, Verdict
 from tether.store.files import Quarantined
-from tether.store.memory import Anchor, Memory
+from tether.store.model import Anchor, Memory
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:

@@ -20,7 +20,8 @@ from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
 from tether.recall.ranking import Candidate, within_floor
 from tether.recall.receipts import Pricer
 from tether.recall.text import found_verbatim, raw_terms, token_count
-from tether.store.memory import KINDS, parse_time
+from tether.store.memory import KINDS
+from tether.store.model import parse_time
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:

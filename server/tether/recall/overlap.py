@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from tether.recall.text import stem, terms
-from tether.store.memory import Memory
+from tether.store.model import Memory
 
 if TYPE_CHECKING:
     from tether.lifecycle.resolve import Resolver

@@ -19,7 +19,7 @@ from tether.store.links import closed_by_successor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
-    from tether.store.memory import Memory
+    from tether.store.model import Memory
 
 # BM25F column weights: summary, body, tags, paths, symbols, and the anchored code's own words (its
 # names split, signature, docstring, the names it calls), which bridge a question's vocabulary to the
@@ -34,7 +34,7 @@ def _ts(text: str | None) -> float | None:
         return None
     got = _TS.get(text, _TS)
     if got is _TS:
-        from tether.store.memory import parse_time
+        from tether.store.model import parse_time
 
         try:
             got = parse_time(text).timestamp()

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tether.store.memory import Memory
+    from tether.store.model import Memory
 
 POOL = 50  # text matches re-scored per query: ten times what an answer holds
 MATCH_DOCS = 1_500  # the pool is drawn on the rarest terms whose postings add up to at most this

@@ -15,7 +15,8 @@ from tether.lifecycle.rebind import current_specs, merge_anchors
 from tether.lifecycle.resolve import LOW_ENTROPY_BITS
 from tether.service.reading import Checked, Reads
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
-from tether.store.memory import Anchor, Memory, new_id, now_iso, parse_time
+from tether.store.memory import new_id
+from tether.store.model import Anchor, Memory, now_iso, parse_time
 from tether.store.validate import (
     MAX_SUMMARY_CHARS,
     check_body,

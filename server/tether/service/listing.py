@@ -29,7 +29,7 @@ from tether.lifecycle.verdicts import Verdict, scored
 from tether.lifecycle.views import verdict_view
 from tether.store import links
 from tether.store.files import Quarantined
-from tether.store.memory import Memory, parse_time
+from tether.store.model import Memory, parse_time
 from tether.store.parsed import CODEC as PARSED_CODEC
 
 TYPE_CHECKING = False

@@ -18,7 +18,7 @@ from tether.recall.limits import DEFAULT_BUDGET, DEFAULT_LIMIT
 from tether.service.listing import Listed, listing
 from tether.store import links
 from tether.store.files import Quarantined, Store
-from tether.store.memory import Memory
+from tether.store.model import Memory
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the CLI's start-up
 if TYPE_CHECKING:

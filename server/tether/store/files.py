@@ -6,22 +6,22 @@ skipped by recall, never deleted or rewritten.
 
 from __future__ import annotations
 
+import _thread
 import os
 import re
-import threading
 import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from tether.errors import Conflict, InsideRepository, InvalidInput, NotARepository, NotFound, StoreCorrupt
 from tether.files.locate import enclosing_repository, not_a_repository_root
 from tether.files.read import Unreadable, read_regular_file
 from tether.files.write import TEMP_PREFIX, atomic_write
+from tether.record import Record
 from tether.store import memory as fmt
 from tether.store.links import current
-from tether.store.memory import Memory
+from tether.store.model import Memory
 from tether.store.parsed import ParsedCache, read_memory
 
 TYPE_CHECKING = False
@@ -57,13 +57,19 @@ def not_a_repository(root: Path) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Quarantined:
+class Quarantined(Record):
     """A file in the store that is not read as a memory: its name, why, and a reason code."""
 
+    __slots__ = ("filename", "error", "reason")
     filename: str
     error: str
-    reason: str = "malformed"  # a key of QUARANTINE_FIXES
+    reason: str  # a key of QUARANTINE_FIXES
+
+    def __init__(self, filename: str, error: str, reason: str = "malformed") -> None:
+        put = object.__setattr__
+        put(self, "filename", filename)
+        put(self, "error", error)
+        put(self, "reason", reason)
 
     @property
     def fix(self) -> str:
@@ -77,7 +83,7 @@ class Store:
         self._cache = cache
         self.base = root / ".tether"
         self.dir = self.base / "memories"
-        self._mutex = threading.RLock()
+        self._mutex = _thread.RLock()  # threading's RLock itself: importing threading was ~0.6 ms of a start
         self._lock_fd: int | None = None
         self._depth = 0
 

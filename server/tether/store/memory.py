@@ -1,18 +1,15 @@
-"""Memories and their on-disk form: JSON front matter between `---` lines, then a Markdown body."""
+"""A memory's file: JSON front matter between `---` lines, then a Markdown body (the values it
+holds are store/model.py's)."""
 
 from __future__ import annotations
 
 import re
-import time
-from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timezone
 
-from tether.anchor.locator import locator
 from tether.errors import StoreCorrupt
 from tether.files.private import private_path
 from tether.files.read import Unreadable, read_regular_file
 from tether.store.confidence import BASE_CONFIDENCE, SOURCES
-from tether.store.links import CLOCK_SKEW_S
+from tether.store.model import FORMAT, Anchor, Memory, parse_time
 from tether.store.sentences import first_sentence
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
@@ -20,7 +17,6 @@ if TYPE_CHECKING:
     import os
     from typing import Any
 
-FORMAT = 1
 KINDS = ("decision", "fact", "gotcha", "failed-attempt", "convention")
 ANCHOR_TYPES = ("symbol", "file", "section", "key")
 LINK_TYPES = ("supersedes", "superseded_by", "contradicts", "supports")
@@ -28,104 +24,6 @@ FENCE = "---"
 # A memory holds at most 16,000 characters of body (validate.MAX_BODY_CHARS), at most 64 KB in
 # UTF-8, plus its front matter: a file past this was not written by tether and is not parsed.
 MAX_FILE_BYTES = 256 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Anchor:
-    """Where a memory is tied to the code, and the normalized hash it had there."""
-
-    type: str
-    path: str
-    hash: str
-    size: int
-    symbol: str | None = None
-    discriminator: str | None = None
-    language: str | None = None
-
-    def spec(self) -> str:
-        return locator(self.type, self.path, self.symbol, self.discriminator or None)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
-
-
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """One memory as stored: front matter fields plus the Markdown body."""
-
-    id: str
-    kind: str
-    summary: str
-    body: str
-    anchors: tuple[Anchor, ...]
-    recorded_at: str
-    valid_from: str
-    verified_at: str
-    source: str = "explicit"
-    confidence: float = BASE_CONFIDENCE["explicit"]
-    evidence: dict[str, str] | None = None
-    links: dict[str, list[str]] = field(default_factory=dict)
-    valid_to: str | None = None
-    retired_reason: str | None = None
-    commit: str | None = None
-    tags: tuple[str, ...] = ()
-    format: int = FORMAT
-    filename: str | None = None  # where it was read from; not part of the file
-
-    @property
-    def live(self) -> bool:
-        return self.valid_to is None
-
-    def in_force(self, now: float | None = None) -> bool:
-        """Live, and already valid: a `valid_from` ahead of the clock (by more than another machine's
-        skew) is a belief not held yet, never served as current."""
-        if not self.live:
-            return False
-        now = time.time() if now is None else now
-        try:
-            return parse_time(self.valid_from).timestamp() <= now + CLOCK_SKEW_S
-        except ValueError:
-            return True  # unparsable times are refused when the file is read
-
-    @property
-    def short_id(self) -> str:
-        return self.id[:8]
-
-    def front_matter(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "summary": self.summary,
-            "anchors": [a.to_dict() for a in self.anchors],
-            "evidence": self.evidence,
-            "source": self.source,
-            "confidence": self.confidence,
-            "links": {k: list(v) for k, v in sorted(self.links.items()) if v},
-            "valid_from": self.valid_from,
-            "valid_to": self.valid_to,
-            "recorded_at": self.recorded_at,
-            "verified_at": self.verified_at,
-            "retired_reason": self.retired_reason,
-            "commit": self.commit,
-            "tags": list(self.tags),
-            "format": self.format,
-        }
-
-    def evolve(self, **changes: Any) -> Memory:
-        return replace(self, **changes)
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def parse_time(text: str) -> datetime:
-    """ISO 8601 (a bare date, or with time; `Z` or offset; naive means UTC)."""
-    value = text.strip()
-    if value.endswith(("Z", "z")):
-        value = value[:-1] + "+00:00"
-    dt = datetime.fromisoformat(value)
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
 
 
 def new_id() -> str:

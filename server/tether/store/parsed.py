@@ -22,7 +22,7 @@ from itertools import starmap
 from tether.anchor.content import bytes_hash
 from tether.files.stamps import change_stamp, trusted
 from tether.store import memory as fmt
-from tether.store.memory import FORMAT, Anchor, Memory
+from tether.store.model import FORMAT, Anchor, Memory
 
 # what the rows were written with: another interpreter, marshal version or file format never reads them
 CODEC = f"m{marshal.version}:py{sys.version_info[0]}.{sys.version_info[1]}:f{FORMAT}"

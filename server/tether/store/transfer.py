@@ -14,7 +14,8 @@ from datetime import datetime, timezone
 from tether.errors import InvalidInput, StoreCorrupt, TetherError
 from tether.store.files import Store
 from tether.store.links import CLOCK_SKEW_S
-from tether.store.memory import FORMAT, Memory, from_front_matter, parse_time
+from tether.store.memory import from_front_matter
+from tether.store.model import FORMAT, Memory, parse_time
 from tether.store.validate import (
     MAX_ANCHORS,
     MAX_SPEC_CHARS,

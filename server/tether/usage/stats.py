@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from tether.lifecycle.resolve import Resolver
     from tether.lifecycle.verdicts import Verdict
     from tether.store.files import Quarantined
-    from tether.store.memory import Memory
+    from tether.store.model import Memory
 
 
 class Repository(Protocol):

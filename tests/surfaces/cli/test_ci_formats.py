@@ -180,7 +180,7 @@ def test_the_comment_stays_under_githubs_limit():
     from tether.lifecycle.changes import Changes
     from tether.lifecycle.status import Status
     from tether.lifecycle.verdicts import Resolution, Verdict
-    from tether.store.memory import Anchor, Memory
+    from tether.store.model import Anchor, Memory
 
     a = Anchor("symbol", "src/a.py", "t2:x", 10, "f")
     diff = "\n".join(f"-    old line {i}\n+    new line {i}" for i in range(10))

@@ -10,7 +10,7 @@ import pytest
 from mcptools import call, fail, ids, served
 
 from tether.recall.answer import DEFAULT_BUDGET
-from tether.store.memory import now_iso
+from tether.store.model import now_iso
 from tether.surfaces.mcp.tools import TOOLS as SERVED_TOOLS
 
 SRC = '''\

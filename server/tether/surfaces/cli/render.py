@@ -6,7 +6,7 @@ from tether.anchor.locator import locator
 from tether.lifecycle.status import LIVE, Status
 from tether.lifecycle.verdicts import Verdict
 from tether.store.files import Quarantined
-from tether.store.memory import Memory
+from tether.store.model import Memory
 from tether.surfaces.cli.terminal import one_line
 
 STATUS_WIDTH = 11

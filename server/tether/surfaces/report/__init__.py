@@ -26,7 +26,8 @@ from tether.lifecycle.status import LIVE, Status
 from tether.lifecycle.verdicts import Verdict
 from tether.lifecycle.views import anchor_view, quarantine_view
 from tether.store.links import superseded as superseded_ids
-from tether.store.memory import KINDS, Memory
+from tether.store.memory import KINDS
+from tether.store.model import Memory
 from tether.usage import events as usage, ledger
 
 FILENAME = "report.html"
