@@ -46,7 +46,7 @@ SIZES = (2_000, 10_000, 50_000)
 SMALL_SIZES = (150,)
 MEMORIES = 200
 TARGET_S = 0.050
-RACY_S = 2.1  # index.RACY_NS: rows younger than this are re-read, so let fresh files age first
+RACY_S = 2.1  # files/stamps.py (2 s at most): younger rows are re-read, so let fresh files age first
 MIN_BITS = 20.0  # anchor real code, not `pass` bodies
 
 

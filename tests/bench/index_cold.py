@@ -186,7 +186,7 @@ def measure(title: str, corpus: list[tuple[Path, str]], small: bool) -> Table:
         )
 
         # Re-sweep of an indexed, unchanged repository: what a check pays when it must follow an anchor.
-        time.sleep(max(0.0, copied + 2.1 - time.monotonic()))  # younger rows are re-read (index.RACY_NS)
+        time.sleep(max(0.0, copied + 2.1 - time.monotonic()))  # younger rows are re-read (files/stamps.py: 2 s at most)
         conn = db.connect(tmp / "warm.sqlite")
         index = CodeIndex(root, conn)
         index.sweep(workers=workers)

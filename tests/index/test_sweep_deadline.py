@@ -96,7 +96,7 @@ def test_a_sweep_cut_short_keeps_what_it_parsed_for_the_next_one(repo, tmp_path)
     for i in range(600):
         repo.write(f"pkg/big{i:03d}.py", f"# module {i}\n{body}")
     repo.commit()
-    time.sleep(2.1)  # rows of files changed in the last 2 s are read again (index.RACY_NS)
+    time.sleep(2.1)  # rows of files changed within the racy window are read again (files/stamps.py: 2 s at most)
     cache = tmp_path / "cache.sqlite"
     first, files, _ = _sweep(repo.path, cache, workers=2, deadline=time.monotonic() + 0.3)
     assert len(files) == first["parsed"] <= 600
@@ -218,7 +218,7 @@ def test_a_hook_that_ran_out_of_time_leaves_the_index_to_finish_in_the_backgroun
     _filler(repo, PARALLEL_THRESHOLD + 40)
     repo.move("src/billing.py", "src/invoicing/billing_v2.py")
     repo.commit("move billing")
-    time.sleep(2.1)  # rows of files changed in the last 2 s are read again (index.RACY_NS)
+    time.sleep(2.1)  # rows of files changed within the racy window are read again (files/stamps.py: 2 s at most)
     start = payload("session_start_startup.json", session=SESSION, repo=str(repo.path), transcript="")
     env = hook_env(tmp_path, repo.path, TETHER_HOOK_SWEEP_S="0")
     assert "(2 stale)" in context_of(run_hook("SessionStart", start, env, matcher_subject="startup"))

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import os
 
-RACY_NS = 2_000_000_000  # coarse filesystems stamp mtimes in up to 2 s steps: trust a stamp once older
+# How long after a file's last change its stat can be trusted to say "unchanged": two writes within
+# one tick of the filesystem's clock can leave the same stat. A filesystem that stamps whole
+# seconds (ext3, HFS+; FAT in 2 s steps) needs 2 s; one that stamps finer (ext4, xfs, btrfs, tmpfs,
+# APFS, NTFS) ticks with the kernel's coarse clock, at most 10 ms, and 100 ms leaves a margin.
+RACY_NS = 2_000_000_000
+FINE_RACY_NS = 100_000_000
 
 
 def change_stamp(st: os.stat_result) -> int:
@@ -14,7 +19,14 @@ def change_stamp(st: os.stat_result) -> int:
     return (st.st_ctime_ns * 1_000_003 + st.st_ino) & 0x7FFFFFFFFFFFFFFF
 
 
+def racy_window(st: os.stat_result) -> int:
+    """The window for this file's filesystem, told by its ctime: no tool sets a ctime (`touch -d`
+    and rsync set mtimes), so a fraction of a second in it is the filesystem's own stamp. A ctime
+    on a whole second (a coarse filesystem, or one chance in 10^9) gets the coarse window."""
+    return FINE_RACY_NS if st.st_ctime_ns % 1_000_000_000 else RACY_NS
+
+
 def trusted(st: os.stat_result, checked_ns: int) -> bool:
     """Whether a row written from this stat at `checked_ns` can be trusted without reading the
     file again: nothing can have changed it within the timestamp granularity since."""
-    return max(st.st_mtime_ns, st.st_ctime_ns) < checked_ns - RACY_NS
+    return max(st.st_mtime_ns, st.st_ctime_ns) < checked_ns - racy_window(st)

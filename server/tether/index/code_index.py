@@ -15,12 +15,12 @@ from pathlib import Path
 
 from tether.anchor.content import content_hash
 from tether.anchor.model import FileFacts, Symbol
+from tether.files.stamps import trusted
 from tether.index.db import transaction
 from tether.index.listing import list_files
 from tether.index.memo import ResolutionMemo
 from tether.index.parallel import analyze_many
 from tether.index.worker import (
-    RACY_NS,
     change_stamp,
     is_regular,
     read_regular,
@@ -67,7 +67,7 @@ def _fresh(row_mtime: int, row_size: int, row_change: int, row_checked: int, st:
         row_mtime == st.st_mtime_ns
         and row_size == st.st_size
         and row_change == change_stamp(st)
-        and max(st.st_mtime_ns, st.st_ctime_ns) < row_checked - RACY_NS
+        and trusted(st, row_checked)
     )
 
 

@@ -11,7 +11,7 @@ import stat
 import time
 
 from tether.files.read import Unreadable, open_regular
-from tether.files.stamps import RACY_NS, change_stamp  # noqa: F401  (RACY_NS: read here by the index and the memory index)
+from tether.files.stamps import change_stamp
 
 TYPE_CHECKING = False  # not `typing`'s: the prompt hook imports this module (change_stamp)
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ import sqlite3
 import stat as _stat
 import time
 
+from tether.files.stamps import change_stamp, trusted
 from tether.index import db
-from tether.index.worker import RACY_NS, change_stamp
 from tether.recall.rows import close_superseded, drop, insert_many, parse, same_bytes, save_stats
 
 
@@ -39,8 +39,7 @@ def sync_memories(
     stamp = f"{dst.st_mtime_ns}:{change_stamp(dst)}" if dst else "missing"
     if not full and row is not None:
         saved, _, scanned = row[0].rpartition("|")
-        newest = max(dst.st_mtime_ns, dst.st_ctime_ns) if dst else 0
-        if saved == stamp and newest < int(scanned) - RACY_NS:
+        if saved == stamp and (dst is None or trusted(dst, int(scanned))):
             return {"parsed": 0, "removed": 0, "partial": False}
     scan_ns = time.time_ns()
     known = {r[0]: r[1:] for r in conn.execute("SELECT name, mtime_ns, change, size, checked_ns, hash FROM mem_files")}
@@ -60,7 +59,7 @@ def sync_memories(
                 k = known.get(e.name)
                 sizes[e.name] = st.st_size
                 if k and k[0] == st.st_mtime_ns and k[1] == change_stamp(st) and k[2] == st.st_size:
-                    if max(st.st_mtime_ns, st.st_ctime_ns) < k[3] - RACY_NS:
+                    if trusted(st, k[3]):
                         continue
                     racy.append(e.name)  # the stat says unchanged, but too recently to trust
                 else:

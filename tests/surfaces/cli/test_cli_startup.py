@@ -58,7 +58,7 @@ def billing(repo):
     repo.commit("billing")
     repo.remember("Fees are 2.9% with a 30 cent floor.", "src/billing.py::Billing.charge")
     repo.remember("Refunds go back through the gateway, never by hand.", "src/billing.py::Billing.refund")
-    time.sleep(2.2)  # rows are trusted once the file is older than the racy window (index/worker.py RACY_NS)
+    time.sleep(2.2)  # rows are trusted once the file is older than the racy window (files/stamps.py: 2 s at most)
     repo.run("check")  # the index now holds the file as it stands
     return repo
 
