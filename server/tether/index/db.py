@@ -5,6 +5,7 @@ from __future__ import annotations
 import _weakref  # the C module behind weakref: no import cost on the prompt hook's path
 import os
 import sqlite3
+import sys
 import time
 
 SCHEMA_VERSION = "24"  # 24: verdicts kept for a listing (service/listing.py); 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
@@ -159,7 +160,51 @@ def _open(path: str | os.PathLike) -> sqlite3.Connection:
                 if stmt.strip():
                     conn.execute(stmt)
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('schema', ?)", (SCHEMA_VERSION,))
+    _same_grammars(conn)
     return conn
+
+
+# What the code index derived from a parse: new grammars can parse, and so hash, a symbol
+# differently, and rows from older ones would keep their hashes until each file changed (a warm
+# answer unlike a cold one). The memory index, its vectors and the snippets (code text by its
+# hash) do not depend on them and stay.
+PARSED_TABLES = ("files", "symbols", "searches", "follows", "verdicts_kept")
+_GRAMMARS: list[str] = []
+
+
+def _same_grammars(conn: sqlite3.Connection) -> None:
+    """Empty the code index's tables when the installed grammars are not the ones it was built with."""
+    if not _GRAMMARS:
+        _GRAMMARS.append(grammars())
+    row = conn.execute("SELECT value FROM meta WHERE key='grammars'").fetchone()
+    if row is not None and row[0] == _GRAMMARS[0]:
+        return
+    with transaction(conn):
+        row = conn.execute("SELECT value FROM meta WHERE key='grammars'").fetchone()
+        if row is not None and row[0] == _GRAMMARS[0]:
+            return  # another process emptied them meanwhile
+        for table in PARSED_TABLES:
+            conn.execute(f"DELETE FROM {table}")
+        conn.execute("DELETE FROM meta WHERE key='indexed_at'")
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES('grammars', ?)", (_GRAMMARS[0],))
+
+
+def grammars() -> str:
+    """The tree-sitter distributions beside tree_sitter_language_pack (the pack, the core and the
+    grammars it depends on), by their dist-info names, which hold their versions: read from the
+    directory, since importing the pack costs far more than the hooks can spend."""
+    for entry in sys.path:
+        place = entry or "."
+        if os.path.isdir(os.path.join(place, "tree_sitter_language_pack")):
+            try:
+                names = os.listdir(place)
+            except OSError:
+                continue
+            found = sorted(
+                n[: -len(".dist-info")] for n in names if n.startswith("tree_sitter") and n.endswith(".dist-info")
+            )
+            return "+".join(found) or "unversioned"
+    return "none"
 
 
 def _into_wal(conn: sqlite3.Connection, patience_s: float = 30.0) -> None:
