@@ -2,10 +2,10 @@
 
 They were frozen dataclasses, and building the eight of them cost ~5 ms of every process's start
 (`dataclass` compiles each method it writes: a `Memory` alone took 1.1 ms), about a tenth of a
-`tether check`. A subclass lists its fields once in `__slots__` (their order is the positional
-order) and writes its own `__init__` with `object.__setattr__`; this class gives it what the
-dataclass gave: equality and hashing by value, a repr, `replace`, pickling, and no assignment
-after `__init__`.
+`tether check`. A subclass lists its fields in `__slots__` (their order is the positional order)
+and writes its `__init__`, which hands every value to `_fill` in that order; this class gives it
+what the dataclass gave: equality and hashing by value, a repr, `replace`, pickling, and no
+assignment after `__init__`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,12 @@ class Record:
         if isinstance(names, str) or len(names) < 2:  # attrgetter of one name gives no tuple
             raise TypeError(f"{cls.__name__}: a Record lists two fields or more in __slots__")
         cls._get = attrgetter(*names)
+
+    def _fill(self, *values: object) -> None:
+        """Set every field, in the order of `__slots__` (the only assignment a Record takes)."""
+        names: tuple[str, ...] = self.__slots__
+        for name, value in zip(names, values, strict=True):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")

@@ -36,16 +36,7 @@ class Symbol(Record):
         hash: str,
         entropy: float | None,
     ) -> None:
-        put = object.__setattr__
-        put(self, "qualname", qualname)
-        put(self, "discriminator", discriminator)
-        put(self, "kind", kind)
-        put(self, "start_line", start_line)
-        put(self, "end_line", end_line)
-        put(self, "start_byte", start_byte)
-        put(self, "end_byte", end_byte)
-        put(self, "hash", hash)
-        put(self, "entropy", entropy)
+        self._fill(qualname, discriminator, kind, start_line, end_line, start_byte, end_byte, hash, entropy)
 
 
 class FileFacts(Record):
@@ -63,9 +54,4 @@ class FileFacts(Record):
     def __init__(
         self, language: str | None, hash: str, size: int, symbols: tuple[Symbol, ...], skipped: str | None = None
     ) -> None:
-        put = object.__setattr__
-        put(self, "language", language)
-        put(self, "hash", hash)
-        put(self, "size", size)
-        put(self, "symbols", symbols)
-        put(self, "skipped", skipped)
+        self._fill(language, hash, size, symbols, skipped)

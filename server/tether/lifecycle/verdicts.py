@@ -42,17 +42,7 @@ class Resolution(Record):
         candidates: tuple[str, ...] = (),
         diff: str | None = None,
     ) -> None:
-        put = object.__setattr__
-        put(self, "status", status)
-        put(self, "reason", reason)
-        put(self, "path", path)
-        put(self, "symbol", symbol)
-        put(self, "discriminator", discriminator)
-        put(self, "start_line", start_line)
-        put(self, "end_line", end_line)
-        put(self, "followed", followed)
-        put(self, "candidates", candidates)
-        put(self, "diff", diff)
+        self._fill(status, reason, path, symbol, discriminator, start_line, end_line, followed, candidates, diff)
 
 
 class Verdict(Record):
@@ -75,13 +65,7 @@ class Verdict(Record):
         confidence: float,
         notes: tuple[str, ...] = (),
     ) -> None:
-        put = object.__setattr__
-        put(self, "memory", memory)
-        put(self, "status", status)
-        put(self, "reason", reason)
-        put(self, "anchors", anchors)
-        put(self, "confidence", confidence)
-        put(self, "notes", notes)
+        self._fill(memory, status, reason, anchors, confidence, notes)
 
 
 def confidence(m: Memory, status: Status, now: datetime | None = None) -> float:
@@ -120,10 +104,7 @@ class LinkProblem(Record):
     message: str
 
     def __init__(self, memory_id: str, problem: str, message: str) -> None:
-        put = object.__setattr__
-        put(self, "memory_id", memory_id)
-        put(self, "problem", problem)
-        put(self, "message", message)
+        self._fill(memory_id, problem, message)
 
     def to_dict(self) -> dict[str, str]:
         return {"id": self.memory_id, "problem": self.problem, "message": self.message}

@@ -66,10 +66,7 @@ class Quarantined(Record):
     reason: str  # a key of QUARANTINE_FIXES
 
     def __init__(self, filename: str, error: str, reason: str = "malformed") -> None:
-        put = object.__setattr__
-        put(self, "filename", filename)
-        put(self, "error", error)
-        put(self, "reason", reason)
+        self._fill(filename, error, reason)
 
     @property
     def fix(self) -> str:

@@ -40,14 +40,7 @@ class Anchor(Record):
         discriminator: str | None = None,
         language: str | None = None,
     ) -> None:
-        put = object.__setattr__
-        put(self, "type", type)
-        put(self, "path", path)
-        put(self, "hash", hash)
-        put(self, "size", size)
-        put(self, "symbol", symbol)
-        put(self, "discriminator", discriminator)
-        put(self, "language", language)
+        self._fill(type, path, hash, size, symbol, discriminator, language)
 
     def spec(self) -> str:
         return locator(self.type, self.path, self.symbol, self.discriminator or None)
@@ -103,25 +96,26 @@ class Memory(Record):
         format: int = FORMAT,
         filename: str | None = None,
     ) -> None:
-        put = object.__setattr__
-        put(self, "id", id)
-        put(self, "kind", kind)
-        put(self, "summary", summary)
-        put(self, "body", body)
-        put(self, "anchors", anchors)
-        put(self, "recorded_at", recorded_at)
-        put(self, "valid_from", valid_from)
-        put(self, "verified_at", verified_at)
-        put(self, "source", source)
-        put(self, "confidence", confidence)
-        put(self, "evidence", evidence)
-        put(self, "links", {} if links is None else links)
-        put(self, "valid_to", valid_to)
-        put(self, "retired_reason", retired_reason)
-        put(self, "commit", commit)
-        put(self, "tags", tags)
-        put(self, "format", format)
-        put(self, "filename", filename)
+        self._fill(
+            id,
+            kind,
+            summary,
+            body,
+            anchors,
+            recorded_at,
+            valid_from,
+            verified_at,
+            source,
+            confidence,
+            evidence,
+            {} if links is None else links,
+            valid_to,
+            retired_reason,
+            commit,
+            tags,
+            format,
+            filename,
+        )
 
     @property
     def live(self) -> bool:
