@@ -1,5 +1,6 @@
 """The racy window every cache of file contents applies: how long after a file's last change its
-stat can say "unchanged" (files/stamps.py)."""
+stat can say "unchanged" (files/stamps.py). Memory files get their filesystem's own window; code
+files keep 2 s everywhere (a write through mmap can change a file without a new stamp)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import types
 
 import pytest
 
-from tether.files.stamps import FINE_RACY_NS, RACY_NS, trusted
+from tether.files.stamps import FINE_RACY_NS, RACY_NS, memory_file_trusted, trusted
 
 MS = 1_000_000
 
@@ -27,12 +28,19 @@ def written(tmp_path):
     return path, st
 
 
-def test_a_fine_filesystem_trusts_a_stat_once_its_window_has_passed(written):
+def test_a_fine_filesystem_trusts_a_memory_file_once_its_window_has_passed(written):
     _, st = written
-    assert not trusted(st, st.st_ctime_ns + 10 * MS)  # another write in the same tick would not show
-    assert not trusted(st, st.st_ctime_ns + FINE_RACY_NS)
-    assert trusted(st, st.st_ctime_ns + FINE_RACY_NS + MS)
+    assert not memory_file_trusted(st, st.st_ctime_ns + 10 * MS)  # another write in the same tick would not show
+    assert not memory_file_trusted(st, st.st_ctime_ns + FINE_RACY_NS)
+    assert memory_file_trusted(st, st.st_ctime_ns + FINE_RACY_NS + MS)
     assert FINE_RACY_NS <= 100 * MS < RACY_NS
+
+
+def test_a_code_file_keeps_the_two_second_window_on_any_filesystem(written):
+    _, st = written
+    assert not trusted(st, st.st_ctime_ns + FINE_RACY_NS + MS)
+    assert not trusted(st, st.st_ctime_ns + RACY_NS)
+    assert trusted(st, st.st_ctime_ns + RACY_NS + MS)
 
 
 def test_a_whole_second_mtime_set_by_a_tool_keeps_the_fine_window(written):
@@ -42,21 +50,23 @@ def test_a_whole_second_mtime_set_by_a_tool_keeps_the_fine_window(written):
     os.utime(path, ns=(1_600_000_000 * 10**9, 1_600_000_000 * 10**9))
     st = os.stat(path)
     assert st.st_mtime_ns % 10**9 == 0
-    assert trusted(st, st.st_ctime_ns + FINE_RACY_NS + MS)
-    assert not trusted(st, st.st_ctime_ns + 50 * MS)
+    assert memory_file_trusted(st, st.st_ctime_ns + FINE_RACY_NS + MS)
+    assert not memory_file_trusted(st, st.st_ctime_ns + 50 * MS)
 
 
 def test_a_coarse_filesystem_is_trusted_only_after_two_seconds():
     second = 1_700_000_000 * 10**9  # ext3, HFS+ and FAT stamp whole seconds (FAT in 2 s steps)
     st = _stat(second, second)
-    assert not trusted(st, second + 500 * MS)
-    assert not trusted(st, second + RACY_NS)
-    assert trusted(st, second + RACY_NS + MS)
+    for check in (trusted, memory_file_trusted):
+        assert not check(st, second + 500 * MS)
+        assert not check(st, second + RACY_NS)
+        assert check(st, second + RACY_NS + MS)
     assert RACY_NS >= 2_000 * MS
 
 
 def test_the_later_of_mtime_and_ctime_counts():
     old, now = 1_600_000_000_123_000_000, 1_700_000_000_456_000_000
-    assert not trusted(_stat(old, now), now + 50 * MS)  # a chmod or a rename just now: not yet
-    assert not trusted(_stat(now, old), now + 50 * MS)  # an mtime in the future of the ctime (a clock set back)
-    assert trusted(_stat(old, now), now + FINE_RACY_NS + MS)
+    assert not memory_file_trusted(_stat(old, now), now + 50 * MS)  # a chmod or a rename just now: not yet
+    assert not memory_file_trusted(_stat(now, old), now + 50 * MS)  # an mtime ahead of the ctime (a clock set back)
+    assert memory_file_trusted(_stat(old, now), now + FINE_RACY_NS + MS)
+    assert not trusted(_stat(old, now), now + FINE_RACY_NS + MS)

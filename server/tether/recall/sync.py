@@ -15,7 +15,7 @@ import sqlite3
 import stat as _stat
 import time
 
-from tether.files.stamps import change_stamp, trusted
+from tether.files.stamps import change_stamp, memory_file_trusted
 from tether.index import db
 from tether.recall.rows import close_superseded, drop, insert_many, parse, same_bytes, save_stats
 
@@ -39,7 +39,7 @@ def sync_memories(
     stamp = f"{dst.st_mtime_ns}:{change_stamp(dst)}" if dst else "missing"
     if not full and row is not None:
         saved, _, scanned = row[0].rpartition("|")
-        if saved == stamp and (dst is None or trusted(dst, int(scanned))):
+        if saved == stamp and (dst is None or memory_file_trusted(dst, int(scanned))):
             return {"parsed": 0, "removed": 0, "partial": False}
     scan_ns = time.time_ns()
     known = {r[0]: r[1:] for r in conn.execute("SELECT name, mtime_ns, change, size, checked_ns, hash FROM mem_files")}
@@ -59,7 +59,7 @@ def sync_memories(
                 k = known.get(e.name)
                 sizes[e.name] = st.st_size
                 if k and k[0] == st.st_mtime_ns and k[1] == change_stamp(st) and k[2] == st.st_size:
-                    if trusted(st, k[3]):
+                    if memory_file_trusted(st, k[3]):
                         continue
                     racy.append(e.name)  # the stat says unchanged, but too recently to trust
                 else:

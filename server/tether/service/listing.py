@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
-from tether.files.stamps import trusted
+from tether.files.stamps import memory_file_trusted, trusted
 from tether.index.db import transaction
 from tether.index.worker import root_prefix
 from tether.lifecycle.verdicts import Verdict, scored
@@ -132,7 +132,7 @@ def listing(
         if hit is not None and stamp is not None and hit[0] == stamp:
             rows.append(Listed(name, stamp, hit[1]))
         else:
-            stamps[name] = stamp if st is not None and stamp is not None and trusted(st, began) else None
+            stamps[name] = stamp if st is not None and stamp is not None and memory_file_trusted(st, began) else None
     read: dict[str, Memory] = {}
     mems, bad = store.load(stamps) if stamps else ([], [])  # new or changed files, and whatever is no memory
     if stamps:

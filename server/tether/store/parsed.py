@@ -20,7 +20,7 @@ from collections.abc import Collection
 from itertools import starmap
 
 from tether.anchor.content import bytes_hash
-from tether.files.stamps import change_stamp, trusted
+from tether.files.stamps import change_stamp, memory_file_trusted
 from tether.store import memory as fmt
 from tether.store.model import FORMAT, Anchor, Memory
 
@@ -82,7 +82,11 @@ class ParsedCache:
         """The memory parsed from `name` when its stat says it cannot have changed since."""
         self.seen.add(name)
         row = self._rows.get(name)
-        if row is None or row[:3] != (st.st_mtime_ns, change_stamp(st), st.st_size) or not trusted(st, row[3]):
+        if (
+            row is None
+            or row[:3] != (st.st_mtime_ns, change_stamp(st), st.st_size)
+            or not memory_file_trusted(st, row[3])
+        ):
             return None
         return _decoded(row[5])
 
@@ -131,7 +135,7 @@ def cached(conn: sqlite3.Connection, name: str, path: str) -> Memory | None:
     ).fetchone()
     if row is None or not stat.S_ISREG(st.st_mode) or row[:3] != (st.st_mtime_ns, change_stamp(st), st.st_size):
         return None
-    return _decoded(row[4]) if trusted(st, row[3]) else None
+    return _decoded(row[4]) if memory_file_trusted(st, row[3]) else None
 
 
 def _decoded(blob: bytes) -> Memory | None:
