@@ -53,16 +53,16 @@ def test_a_reader_that_leaves_mid_answer_gets_exit_141_not_0(stocked):
     assert proc.stdout.strip() == "141" and "Traceback" not in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("as_json", [False, True])
-def test_a_closed_stdout_is_one_line_and_exit_2(stocked, as_json):
-    proc = sh(stocked, ("ls --json" if as_json else "check") + " >&-")
+@pytest.mark.parametrize("args", ["check", "ls --json", "recall 'batches of rows' --json", "recall 'batches of rows'"])
+def test_a_closed_stdout_is_one_line_and_exit_2(stocked, args):
+    proc = sh(stocked, args + " >&-")
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tether: error[") and "standard output is closed" in lines[0]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
-@pytest.mark.parametrize("args", ["ls --json", "ls", "--version"])
+@pytest.mark.parametrize("args", ["ls --json", "ls", "--version", "recall 'batches of rows' --json"])
 def test_a_full_disk_is_disk_full_and_exit_2(stocked, args):
     proc = sh(stocked, f"{args} > /dev/full")
     assert proc.returncode == 2, proc.stderr

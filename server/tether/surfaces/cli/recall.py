@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 import orjson
 
 from tether.anchor.locator import locator
 from tether.recall.answer import DEFAULT_BUDGET, DEFAULT_LIMIT
 from tether.surfaces.cli.args import Add, repository
-from tether.surfaces.cli.output import Result
+from tether.surfaces.cli.output import Result, write_out
 from tether.surfaces.cli.terminal import one_line
 from tether.usage.ledger import record_recall
 
@@ -37,7 +35,7 @@ def recall(args) -> Result:
     record_recall(t.root, env, None)  # the CLI has no session
     if args.json:
         # compact, exactly what the budget counted
-        sys.stdout.buffer.write(orjson.dumps(env, option=orjson.OPT_NON_STR_KEYS) + b"\n")
+        write_out(orjson.dumps(env, option=orjson.OPT_NON_STR_KEYS) + b"\n")
         return Result(env, "", raw=True)
     return Result(env, render(env))
 
