@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import pickle
 
 import pytest
@@ -12,7 +11,7 @@ import tether.anchor.model
 import tether.lifecycle.verdicts
 import tether.store.files
 import tether.store.model  # noqa: F401  (each module defines Records)
-from tether.record import Record
+from tether.record import FrozenInstanceError, Record
 
 TYPES = sorted(Record.__subclasses__(), key=lambda c: c.__qualname__)
 
@@ -34,9 +33,9 @@ def test_a_record_is_a_frozen_value(cls):
     assert r.values() == tuple(range(len(cls.__slots__)))  # each argument lands in its own field
     assert r == _one(cls) and hash(r) == hash(_one(cls)) and r != _one(cls, 1)
     assert (r == r.values()) is False  # a record is not its tuple
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         setattr(r, cls.__slots__[0], "x")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         delattr(r, cls.__slots__[0])
     assert pickle.loads(pickle.dumps(r)) == r == copy.deepcopy(r) == copy.copy(r)
     changed = r.replace(**{cls.__slots__[-1]: "new"})

@@ -10,7 +10,6 @@ assignment after `__init__`.
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError  # orjson imports dataclasses anyway: no cost
 from operator import attrgetter
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on every hook
@@ -18,6 +17,11 @@ if TYPE_CHECKING:
     from typing import Any, TypeVar
 
     R = TypeVar("R", bound="Record")
+
+
+class FrozenInstanceError(AttributeError):
+    """An assignment to a Record's field after `__init__` (dataclasses' error of that name; not
+    imported from there: the prompt hook's silent path loads neither dataclasses nor inspect)."""
 
 
 class Record:
