@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import select
 import sys
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -48,3 +50,28 @@ async def fail(client, tool: str, **arguments) -> dict:
 
 def ids(env: dict, key: str = "items") -> list[str]:
     return [item["id"] for item in env["data"][key]]
+
+
+class PipeLines:
+    """A server's stdout as lines, each awaited at most `timeout` seconds. Lines are split here from
+    raw reads: a buffered reader's readline takes every answer already in the pipe, and a select()
+    on the pipe then waits for one that arrived long ago (a test that hung only under load)."""
+
+    def __init__(self, pipe) -> None:
+        self.fd = pipe.fileno()
+        self.held = b""
+
+    def next(self, timeout: float) -> bytes:
+        """The next line without its newline; b"" once the server closed its output."""
+        end = time.monotonic() + timeout
+        while b"\n" not in self.held:
+            left = end - time.monotonic()
+            assert left > 0 and select.select([self.fd], [], [], left)[0], (
+                f"no answer from the server within {timeout} s"
+            )
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return b""
+            self.held += chunk
+        line, _, self.held = self.held.partition(b"\n")
+        return line

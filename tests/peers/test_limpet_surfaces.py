@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import re
-import select
 import subprocess
 import sys
 from contextlib import asynccontextmanager
@@ -20,6 +19,7 @@ from contextlib import asynccontextmanager
 import orjson
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcptools import PipeLines
 
 FEED = "def build_feed(products):\n    return [serialize(p) for p in products]\n"
 
@@ -103,6 +103,7 @@ class _Raw:
             text=True,
             env=_server_env(repo),
         )
+        self.lines = PipeLines(self.proc.stdout)
         self.send(
             {
                 "jsonrpc": "2.0",
@@ -124,9 +125,7 @@ class _Raw:
 
     def recv(self, timeout: float = 20.0) -> dict:
         """The next message, or an AssertionError after `timeout` s: a silent server never hangs the test."""
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        assert ready, f"no answer from the server within {timeout} s"
-        line = self.proc.stdout.readline()
+        line = self.lines.next(timeout)
         assert line, "the server closed its output"
         return json.loads(line)
 

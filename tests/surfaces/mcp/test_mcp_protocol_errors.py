@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 
 import pytest
+from mcptools import PipeLines
 
 SRC = "def fee(amount):\n    return round(amount * 0.029 + 0.30, 2)\n"
 
@@ -22,6 +22,7 @@ class Wire:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
+        self.lines = PipeLines(self.p.stdout)
 
     def send(self, message) -> None:
         line = message if isinstance(message, (str, bytes)) else json.dumps(message)
@@ -29,9 +30,7 @@ class Wire:
         self.p.stdin.flush()
 
     def receive(self, timeout: float = 30) -> dict:
-        ready, _, _ = select.select([self.p.stdout], [], [], timeout)
-        assert ready, "the server did not answer"
-        return json.loads(self.p.stdout.readline())
+        return json.loads(self.lines.next(timeout))
 
     def call(self, n: int, method: str, params: dict | None = None) -> dict:
         self.send({"jsonrpc": "2.0", "id": n, "method": method, "params": params or {}})
