@@ -33,11 +33,13 @@ from pathlib import Path
 
 from tests.bench import ROOT, Table, copy_corpus, git, git_commit_all, ms, stdlib_files, workdir
 from tests.bench.hook_latency import UNRELATED, write_memories
+from tether.recall import semantic
 
 TARGET_RATIO = 4.0
 TARGET_MCP_S = 1.0
 RACY_WAIT = 2.2
 TARGETS_10K = {"check": 0.5, "ls": 0.3, "recall_first": 1.5, "session_start": 0.3}
+LEXICAL = {"TETHER_SEMANTIC": "off"}
 
 
 def _env(root: Path) -> dict:
@@ -63,13 +65,14 @@ def _once(
 
 
 def _alternating(commands: dict[str, tuple], runs: int, env: dict, cwd: Path) -> dict[str, tuple[float, float]]:
-    """Median (wall, cpu) of each command, the commands run in turn `runs` times."""
+    """Median (wall, cpu) of each command, the commands run in turn `runs` times. A command is
+    (argv, stdin) or (argv, stdin, its own environment variables)."""
     got: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
-    for argv, stdin in commands.values():  # warm-up: page cache, pyc, the code index
-        _once(argv, env, cwd, stdin)
+    for argv, stdin, *extra in commands.values():  # warm-up: page cache, pyc, the code index
+        _once(argv, env | (extra[0] if extra else {}), cwd, stdin)
     for _ in range(runs):
-        for k, (argv, stdin) in commands.items():
-            wall, cpu, _ = _once(argv, env, cwd, stdin)
+        for k, (argv, stdin, *extra) in commands.items():
+            wall, cpu, _ = _once(argv, env | (extra[0] if extra else {}), cwd, stdin)
             got[k].append((wall, cpu))
     return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in got.items()}
 
@@ -98,10 +101,10 @@ def _hook(event: str, root: Path, session: str, **fields) -> tuple[list[str], by
 def run(small: bool = False) -> list[Table]:
     compileall.compile_dir(str(ROOT / "server" / "tether"), quiet=1)
     compileall.compile_dir(str(ROOT / "hooks"), quiet=1, maxlevels=0)
-    return [_startup(small), _scaling(small)]
+    return [*_startup(small), _scaling(small)]
 
 
-def _startup(small: bool) -> Table:
+def _startup(small: bool) -> tuple[Table, Table]:
     runs = 5 if small else 30
     table = Table("CLI start-up on an unchanged 50-memory repository, as ratios to a bare start")
     with workdir("startup") as tmp:
@@ -114,7 +117,8 @@ def _startup(small: bool) -> Table:
             {
                 "bare": ([sys.executable, "-c", "pass"], b""),
                 "check": (_tether("check", "--json"), b""),
-                "recall": (_tether("recall", "why does the cache decode fail", "--json"), b""),
+                "recall": (_tether("recall", "why does the cache decode fail", "--json"), b"", LEXICAL),
+                "recall_semantic": (_tether("recall", "why does the cache decode fail", "--json"), b""),
             },
             runs,
             env,
@@ -122,9 +126,10 @@ def _startup(small: bool) -> Table:
         )
         _mcp_first_answer(root, env)  # warm-up, as for the commands
         mcp = [_mcp_first_answer(root, env) for _ in range(3 if small else 7)]
+        imports = _import_profile(root, env, 3 if small else 15)
     bw, bc = got["bare"]
     table.add("bare `python -c pass` (the venv's) wall / CPU", f"{ms(bw)} / {ms(bc)}")
-    for key, label in (("check", "`tether check --json`"), ("recall", "`tether recall ... --json`")):
+    for key, label in (("check", "`tether check --json`"), ("recall", "`tether recall ... --json`, lexical")):
         w, c = got[key]
         table.add(
             f"{label}: wall / CPU, as x bare (wall, CPU)",
@@ -132,6 +137,11 @@ def _startup(small: bool) -> Table:
             f"<= {TARGET_RATIO:.0f}x (both)",
             max(w / bw, c / bc) <= TARGET_RATIO,
         )
+    w, c = got["recall_semantic"]
+    table.add(
+        f"... with semantic recall ({semantic.status().split(' at ')[0]}): wall / CPU, as x bare",
+        f"{ms(w)} / {ms(c)}: {w / bw:.1f}x, {c / bc:.1f}x",
+    )
     init, call = statistics.median(i for i, _ in mcp), statistics.median(c for _, c in mcp)
     table.add(
         "MCP server (`launcher.py mcp`): first answer (`initialize`), from its start",
@@ -142,7 +152,52 @@ def _startup(small: bool) -> Table:
     table.add("... the first `tools/call` (a recall sent right after the handshake) answered, from its start", ms(call))
     table.data = {k: list(v) for k, v in got.items()} | {"mcp": [init, call]}
     table.notes.append(f"medians of {runs} alternating runs after one warm-up each; the console script as users run it")
+    table.notes.append(
+        "lexical: TETHER_SEMANTIC=off; semantic recall adds numpy's import, the model's load and a forward pass "
+        "(issue 22), which no 4x start can hold: numpy's import alone is ~6x a bare start here"
+    )
     table.notes.append(f"MCP: medians of {len(mcp)} starts, a recall as the first call")
+    return table, imports
+
+
+PROFILED = 8  # the costliest groups shown per command; the rest are summed
+
+
+def _import_profile(root: Path, env: dict, runs: int) -> Table:
+    """Where a start's imports go: each command run with PYTHONPROFILEIMPORTTIME, every module's own
+    time summed by group (a tether part, or a top-level package), medians over the runs."""
+    commands = {
+        "`check --json`": (_tether("check", "--json"), b"", {}),
+        "`recall --json`, lexical": (_tether("recall", "why does the cache decode fail", "--json"), b"", LEXICAL),
+        "`recall --json`, semantic": (_tether("recall", "why does the cache decode fail", "--json"), b"", {}),
+        "prompt hook, silent": (*_hook("UserPromptSubmit", root, "s-imports", prompt=UNRELATED[0]), {}),
+    }
+    table = Table("Where a start's imports go (the unchanged 50-memory repository)")
+    for label, (argv, stdin, extra) in commands.items():
+        totals: list[float] = []
+        groups: dict[str, list[float]] = {}
+        for _ in range(runs):
+            _, _, proc = _once(argv, env | extra | {"PYTHONPROFILEIMPORTTIME": "1"}, root, stdin)
+            spent: dict[str, float] = {}
+            for line in proc.stderr.decode(errors="replace").splitlines():
+                parts = line.removeprefix("import time:").split("|")
+                if len(parts) != 3 or not parts[0].strip().isdigit():
+                    continue  # the header, or anything else the command printed
+                name = parts[2].strip()
+                top = name.split(".")
+                group = ".".join(top[:2]) if top[0] == "tether" and len(top) > 1 else top[0].lstrip("_")
+                spent[group] = spent.get(group, 0.0) + int(parts[0]) / 1e6
+            totals.append(sum(spent.values()))
+            for group in set(groups) | set(spent):
+                groups.setdefault(group, [0.0] * (len(totals) - 1)).append(spent.get(group, 0.0))
+        medians = sorted(((statistics.median(v), g) for g, v in groups.items()), reverse=True)
+        shown = ", ".join(f"{g} {ms(t)}" for t, g in medians[:PROFILED])
+        rest = sum(t for t, _ in medians[PROFILED:])
+        table.add(f"{label}: all imports (median)", f"{ms(statistics.median(totals))}: {shown}, the rest {ms(rest)}")
+    table.notes.append(
+        f"medians of {runs} runs; each module's own time (-X importtime's `self`, which its measurement inflates "
+        "a little), grouped by tether part or top-level package; `tether.X` groups hold tether's own modules only"
+    )
     return table
 
 
