@@ -8,7 +8,7 @@ import sqlite3
 import sys
 import time
 
-SCHEMA_VERSION = "24"  # 24: verdicts kept for a listing (service/listing.py); 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
+SCHEMA_VERSION = "25"  # 25: accents folded by recall/text.py, not by FTS5 (whose folding the terms' counts missed); 24: verdicts kept for a listing (service/listing.py); 23: memory vectors (vkey, vec_text); 22: memory files' hashes in the search index; 21: parsed memory files; 20: ECMAScript hash format 2; 19: the anchored code as a memory search field; 18: reStructuredText sections; 17: mem_contradicts; 16: Python hash format 2 (15: follows keyed by the anchor; 14: JS default-exported and nested object members, module functions; 13: object literals prefix; 12: Scala braces; 11: JS parens, CommonJS; 10: raw literals)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS mem_contradicts(rid INTEGER, target TEXT);
 CREATE INDEX IF NOT EXISTS mem_contradicts_target ON mem_contradicts(target);
 CREATE INDEX IF NOT EXISTS mem_contradicts_rid ON mem_contradicts(rid);
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_fts USING fts5(
-  summary, body, tags, paths, symbols, code, tokenize='unicode61 remove_diacritics 2');
+  summary, body, tags, paths, symbols, code, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS mem_vocab USING fts5vocab(mem_fts, 'row');
 """
 

@@ -147,9 +147,22 @@ def _pieces(run: str) -> list[str]:
     return out
 
 
+def _folded(part: str) -> str:
+    """A word lower-cased and, outside ASCII, without its accents: café and cafe, İstanbul and
+    istanbul are one term. The search index (FTS5, which folds no accents itself) keeps exactly
+    these terms, so a term's document count is looked up as it is written."""
+    if part.isascii():
+        return part.lower()
+    import unicodedata  # only for words outside ASCII
+
+    # FTS5 folds case one character to one (final ς is σ, ß stays ß): casefold where it does so
+    folded = "".join(c.casefold() if len(c.casefold()) == 1 else c.lower() for c in part)
+    return "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+
+
 def _run_words(run: str) -> list[str]:
     parts = _pieces(run)
-    lowered = [p.lower() for p in parts]
+    lowered = [_folded(p) for p in parts]
     if len(lowered) > 1:
         joined = "".join(lowered)
         if len(joined) <= 40:
@@ -217,10 +230,8 @@ def unique(seq: list[str]) -> list[str]:
     return list(dict.fromkeys(seq))
 
 
-# Words as a person typed them, for `matched`: identifiers stay whole.
-_RAW = re.compile(
-    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[0-9]+[A-Za-z_][A-Za-z0-9_]*|[0-9]+(?:\.[0-9]+)?"
-)
+# Words as a person typed them, for `matched`: identifiers stay whole, in any script (straße, café).
+_RAW = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*|\d+[^\W\d]\w*|\d+(?:\.\d+)?")
 
 
 def raw_terms(text: str) -> list[str]:

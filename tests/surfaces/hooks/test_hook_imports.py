@@ -99,6 +99,7 @@ LAZY_IMPORTS = {
     "recall/rows.py: tether.store.model": "a memory's times: only a changed memory file is indexed",
     "recall/rows.py: orjson": "the index's JSON, fast, only when memory files were just parsed (orjson is loaded then)",
     "recall/search.py: tether.store.memory": "orjson and dataclasses: only a changed memory file is parsed",
+    "recall/text.py: unicodedata": "only a word outside ASCII has accents to fold",
     "recall/semantic/__init__.py: importlib.util": "only when semantic recall is wanted: ~0.5 ms of a lexical recall's start",
     "recall/sync.py: tether.store.memory": "orjson and dataclasses: only a budgeted sync reads the file size cap",
     "service/reading.py: tether.lifecycle.affected": "only `affected` asks git for a diff and parses the base",

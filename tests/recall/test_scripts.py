@@ -1,0 +1,64 @@
+"""Recall in any script: a word with accents, a Turkish dotted capital, Greek with its final sigma,
+German's ß, CJK. Each is found as typed and, for accents, without them; `matched` names it whole."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import orjson
+import pytest
+
+from tether.files.paths import cache_dir
+from tether.recall.text import terms
+
+SRC = "def brew(beans):\n    return grind(beans)\n"
+BODY = (
+    "The café grinder runs before the naïve résumé step for İstanbul; the Straße feed keeps σίσυφος "
+    "retries and 日本語 notes. Ølstue's ﬁlter stays."
+)
+
+
+@pytest.fixture
+def brewed(repo):
+    repo.write("src/brew.py", SRC)
+    repo.commit("brew")
+    mid = repo.remember(BODY, "src/brew.py::brew")
+    return repo, mid
+
+
+def _recall(repo, task: str) -> dict:
+    return orjson.loads(repo.run("recall", task, "--json", env={"TETHER_SEMANTIC": "off"}).stdout)
+
+
+@pytest.mark.parametrize(
+    ("task", "matched"),
+    [
+        ("café grinder", ["café", "grinder"]),
+        ("cafe", None),  # without its accent: found, though not verbatim
+        ("naïve résumé", ["naïve", "résumé"]),
+        ("naive resume", None),
+        ("İstanbul", ["İstanbul"]),
+        ("istanbul", ["istanbul"]),
+        ("σίσυφος", ["σίσυφος"]),
+        ("ΣΊΣΥΦΟΣ", ["ΣΊΣΥΦΟΣ"]),
+        ("straße", ["straße"]),
+        ("日本語", ["日本語"]),
+    ],
+)
+def test_a_word_in_any_script_finds_its_memory(brewed, task, matched):
+    repo, mid = brewed
+    items = _recall(repo, task)["data"]["items"]
+    assert [i["id"] for i in items] == [mid], task
+    assert items[0].get("matched") == matched
+
+
+def test_the_search_index_keeps_the_terms_recall_looks_up(brewed):
+    """Every term recall/text.py makes of a body is a term of the FTS5 index, as written: its
+    document count (BM25's idf) is found for it, whatever the script."""
+    repo, _ = brewed
+    _recall(repo, "café")
+    conn = sqlite3.connect(cache_dir(repo.path) / "cache.sqlite")
+    vocabulary = {term for (term,) in conn.execute("SELECT term FROM mem_vocab")}
+    conn.close()
+    assert set(terms(BODY)) <= vocabulary
+    assert {"caf", "naiv", "istanbul", "σισυφοσ", "straß", "日本語"} <= set(terms(BODY))
