@@ -154,7 +154,7 @@ def _startup(small: bool) -> tuple[Table, Table]:
     table.notes.append(f"medians of {runs} alternating runs after one warm-up each; the console script as users run it")
     table.notes.append(
         "lexical: TETHER_SEMANTIC=off; semantic recall adds numpy's import, the model's load and a forward pass "
-        "(issue 22), which no 4x start can hold: numpy's import alone is ~6x a bare start here"
+        "(issue 22), which no 4x start can hold: numpy and what it imports are ~3.6x a bare start on their own"
     )
     table.notes.append(f"MCP: medians of {len(mcp)} starts, a recall as the first call")
     return table, imports
