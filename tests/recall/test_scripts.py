@@ -1,5 +1,6 @@
 """Recall in any script: a word with accents, a Turkish dotted capital, Greek with its final sigma,
-German's ß, CJK. Each is found as typed and, for accents, without them; `matched` names it whole."""
+German's ß, Devanagari's vowel signs, full-width letters and ligatures, CJK. Each is found as
+typed and in its plain spelling; `matched` names only whole words of the memory."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tether.recall.text import terms
 SRC = "def brew(beans):\n    return grind(beans)\n"
 BODY = (
     "The café grinder runs before the naïve résumé step for İstanbul; the Straße feed keeps σίσυφος "
-    "retries and 日本語 notes. Ølstue's ﬁlter stays."
+    "retries and 日本語 notes. Ølstue's ﬁlter stays, ＦＵＬＬＷＩＤＴＨ logs, डेटाबेस पूल."
 )
 
 
@@ -42,7 +43,11 @@ def _recall(repo, task: str) -> dict:
         ("σίσυφος", ["σίσυφος"]),
         ("ΣΊΣΥΦΟΣ", ["ΣΊΣΥΦΟΣ"]),
         ("straße", ["straße"]),
+        ("strasse", None),
         ("日本語", ["日本語"]),
+        ("filter fullwidth", None),  # the ligature and the full-width letters, spelled plainly
+        ("डेटाबेस", None),  # found whole; `matched` reads words without their vowel signs, so none
+        ("caf résum bersetzung", None),  # fragments of the memory's words are no words of it
     ],
 )
 def test_a_word_in_any_script_finds_its_memory(brewed, task, matched):
@@ -61,4 +66,4 @@ def test_the_search_index_keeps_the_terms_recall_looks_up(brewed):
     vocabulary = {term for (term,) in conn.execute("SELECT term FROM mem_vocab")}
     conn.close()
     assert set(terms(BODY)) <= vocabulary
-    assert {"caf", "naiv", "istanbul", "σισυφοσ", "straß", "日本語"} <= set(terms(BODY))
+    assert {"caf", "naiv", "istanbul", "σισυφοσ", "strass", "日本語", "filt", "fullwidth"} <= set(terms(BODY))

@@ -125,7 +125,7 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-case words of `text` with identifiers split; a compound also yields its joined form."""
     out: list[str] = []
-    for run in _WORD_WITH_UNDERSCORES.findall(text):
+    for run in _WORD_WITH_UNDERSCORES.findall(text if text.isascii() else _plain(text)):
         out.extend(_run_words(run))
     return out
 
@@ -147,17 +147,20 @@ def _pieces(run: str) -> list[str]:
     return out
 
 
-def _folded(part: str) -> str:
-    """A word lower-cased and, outside ASCII, without its accents: café and cafe, İstanbul and
-    istanbul are one term. The search index (FTS5, which folds no accents itself) keeps exactly
-    these terms, so a term's document count is looked up as it is written."""
-    if part.isascii():
-        return part.lower()
-    import unicodedata  # only for words outside ASCII
+def _plain(text: str) -> str:
+    """Text outside ASCII as the search index keeps its words: compatibility forms as plain letters
+    (ﬁ, full-width Ｌａｔｉｎ) and every mark dropped: accents (café and cafe are one word) and the
+    vowel signs of Thai or Devanagari, which would otherwise split their words in two."""
+    import unicodedata  # only for text outside ASCII
 
-    # FTS5 folds case one character to one (final ς is σ, ß stays ß): casefold where it does so
-    folded = "".join(c.casefold() if len(c.casefold()) == 1 else c.lower() for c in part)
-    return "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.category(c).startswith("M"))
+
+
+def _folded(part: str) -> str:
+    """A word in one case: casefolded outside ASCII (Straße and strasse, final ς and σ are one word).
+    FTS5 then folds nothing more, so the index keeps these very terms and a term's document count
+    is looked up as it is written."""
+    return part.lower() if part.isascii() else part.casefold()
 
 
 def _run_words(run: str) -> list[str]:
@@ -183,7 +186,7 @@ def terms(text: str, path: bool = False) -> list[str]:
     out: list[str] = []
     cache = _PATH_TERMS if path else _TERMS
     get, extend = cache.get, out.extend
-    for run in _WORD_WITH_UNDERSCORES.findall(text):
+    for run in _WORD_WITH_UNDERSCORES.findall(text if text.isascii() else _plain(text)):
         got = get(run)
         if got is None:
             got = tuple(
@@ -245,26 +248,40 @@ def raw_terms(text: str) -> list[str]:
     return list(seen.values())
 
 
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 # Every character whose lower, upper or folded case holds an ASCII one (ß, İ, ı, ſ, K, ﬁ, ...): in
 # a text with one of them, only the case-blind pattern says what it matched (a test derives the set).
 CASE_TRAPS = "\xdf\u0130\u0131\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
 
 
 def found_verbatim(term: str, text: str) -> bool:
-    """`term` occurs in `text` as a whole word, ignoring case. A search, not a pattern, where case
-    rules are ASCII's: a case-blind pattern per term cost ~0.7 ms to compile, on every recall."""
-    if not term or not term.isascii() or (not text.isascii() and any(c in text for c in CASE_TRAPS)):
-        pattern = r"(?<![A-Za-z0-9_])" + re.escape(term) + r"(?![A-Za-z0-9_])"
-        return re.search(pattern, text, re.IGNORECASE) is not None
-    want, hay = term.lower(), text.lower()
-    at = hay.find(want)
-    while at >= 0:
-        end = at + len(want)
-        if (at == 0 or hay[at - 1] not in _WORD_CHARS) and (end == len(hay) or hay[end] not in _WORD_CHARS):
-            return True
-        at = hay.find(want, at + 1)
-    return False
+    """`term` occurs in `text` as a whole word, ignoring case: no letter, digit, underscore or mark
+    (an accent, a vowel sign) of any script on either side, so `caf` is not found in `café`. A
+    search where case rules are ASCII's; a case-blind pattern per term cost ~0.7 ms to compile."""
+    if not term:
+        return False
+    if term.isascii() and (text.isascii() or not any(c in text for c in CASE_TRAPS)):
+        want, hay = term.lower(), text.lower()
+        spans = []
+        at = hay.find(want)
+        while at >= 0:
+            spans.append((at, at + len(want)))
+            at = hay.find(want, at + 1)
+    else:  # Unicode's case rules (ß, K, İ): the pattern's; composed and decomposed forms alike
+        import unicodedata  # only for text outside ASCII
+
+        hay = unicodedata.normalize("NFC", text)
+        spans = [m.span() for m in re.finditer(re.escape(unicodedata.normalize("NFC", term)), hay, re.IGNORECASE)]
+    return any(
+        not (start and _in_word(hay[start - 1])) and not (end < len(hay) and _in_word(hay[end])) for start, end in spans
+    )
+
+
+def _in_word(c: str) -> bool:
+    if c.isascii():
+        return c.isalnum() or c == "_"
+    import unicodedata  # only for text outside ASCII
+
+    return c.isalnum() or unicodedata.category(c).startswith("M")
 
 
 def token_count(text: str) -> int:
