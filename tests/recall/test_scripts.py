@@ -67,3 +67,22 @@ def test_the_search_index_keeps_the_terms_recall_looks_up(brewed):
     conn.close()
     assert set(terms(BODY)) <= vocabulary
     assert {"caf", "naiv", "istanbul", "σισυφοσ", "strass", "日本語", "filt", "fullwidth"} <= set(terms(BODY))
+
+
+def test_a_memory_file_rewritten_in_place_is_searched_by_its_new_words(repo):
+    """Red team: `cp -p` of an older version over a memory file (an editor that writes in place does
+    the same) leaves the directory's stamp alone; recall must still search the words now in it."""
+    import time
+
+    repo.write("src/brew.py", SRC)
+    repo.commit("brew")
+    mid = repo.remember("Alpha grinder setting for the brew path", "src/brew.py::brew")
+    assert [i["id"] for i in _recall(repo, "alpha grinder")["data"]["items"]] == [mid]
+    time.sleep(2.2)  # the directory older than any racy window: the next scan may trust its stamp
+    assert [i["id"] for i in _recall(repo, "alpha grinder")["data"]["items"]] == [mid]
+    (path,) = (repo.path / ".tether" / "memories").glob("*.md")
+    text = path.read_text(encoding="utf-8")
+    with open(path, "r+", encoding="utf-8") as f:  # in place: the same inode, the directory untouched
+        f.write(text.replace("Alpha grinder", "Wombat kettle"))
+    assert [i["id"] for i in _recall(repo, "wombat kettle")["data"]["items"]] == [mid]
+    assert _recall(repo, "alpha")["data"]["items"] == []  # ("grinder" would find the anchored grind())

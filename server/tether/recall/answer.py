@@ -155,7 +155,8 @@ def recall(
     `deadline`: when a repository sweep must stop (see `Resolver`)."""
     q = validate(t, task, files, budget_tokens, kinds, as_of, limit)
     index = t.memindex
-    found = index.search(q.task, q.files, q.kinds, q.as_of_ts, semantic=True)
+    index.sync_every_file()  # a memory file rewritten in place leaves the directory's stamp alone
+    found = index.search(q.task, q.files, q.kinds, q.as_of_ts, sync=False, semantic=True)
     above = within_floor(found.candidates, semantic=found.semantic)
     omitted = {"budget": 0, "limit": 0, "relevance_floor": max(0, found.matched - len(above))}
     matched = found.matched

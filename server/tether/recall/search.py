@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
+import time
 from collections.abc import Iterable
 
 from tether.errors import StoreCorrupt
@@ -39,6 +40,10 @@ SEM_POOL = 10
 SEM_MIN_WORDS = 4  # a question in words; an identifier or two is the words' job (the model reads it as noise)
 # memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
 FILL_BUDGET_S = env_float("TETHER_EMBED_BUDGET_S", 0.25, minimum=0.0)
+# A recall stats every memory file (~3 ms a thousand) rather than trusting the directory's stamp,
+# which a file rewritten in place (an editor, `cp -p`) leaves as it was; recalls within this long
+# of one that did share its look (the MCP server answering a burst).
+EVERY_FILE_S = 1.0
 
 
 class MemoryIndex:
@@ -51,6 +56,7 @@ class MemoryIndex:
         self.conn = conn if conn is not None else db.connect(os.path.join(cache_dir(self.root), "cache.sqlite"))
         # the full-text index of 10,000 memories is ~20 MB: SQLite's default 2 MB page cache thrashes
         self.conn.execute("PRAGMA cache_size=-32000")
+        self._every_file_at = -EVERY_FILE_S  # when this process last statted every memory file
 
     def close(self) -> None:
         if self._own:
@@ -61,6 +67,16 @@ class MemoryIndex:
         """Bring the index up to date with the memory files; re-parses only files that changed
         (sync.py). `max_bytes`: parse at most about this much memory text now; `partial` says so."""
         return sync_memories(self.conn, self.dir, full, max_bytes)
+
+    def sync_every_file(self) -> dict[str, int]:
+        """`sync`, looking at every memory file's stat, not the directory's alone (EVERY_FILE_S):
+        what an asked recall does. The prompt hook keeps the directory's shortcut."""
+        now = time.monotonic()
+        if now - self._every_file_at < EVERY_FILE_S:
+            return self.sync()
+        done = self.sync(full=True)
+        self._every_file_at = now
+        return done
 
     # -- search -------------------------------------------------------------------------------
     def search(
