@@ -89,8 +89,6 @@ def sync_memories(
                 changed, partial = changed[:i], True
                 break
     parsed = [parse(directory, n) for n in changed]
-    if not (parsed or gone or restamp) and row is not None and row[0].rpartition("|")[0] == stamp:
-        return {"parsed": 0, "removed": 0, "partial": False}  # a look at every file found nothing to write
     with db.transaction(conn):
         # only a row still holding the bytes read (another process may have re-indexed it since)
         conn.executemany(
