@@ -40,7 +40,7 @@ SEM_POOL = 10
 SEM_MIN_WORDS = 4  # a question in words; an identifier or two is the words' job (the model reads it as noise)
 # memories embedded per recall, at most this long: a pull of thousands waits for `tether index`
 FILL_BUDGET_S = env_float("TETHER_EMBED_BUDGET_S", 0.25, minimum=0.0)
-# A recall stats every memory file (~3 ms a thousand) rather than trusting the directory's stamp,
+# A recall stats every memory file (~7 ms a thousand) rather than trusting the directory's stamp,
 # which a file rewritten in place (an editor, `cp -p`) leaves as it was; recalls within this long
 # of one that did share its look (the MCP server answering a burst).
 EVERY_FILE_S = 1.0
